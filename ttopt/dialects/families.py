@@ -1,0 +1,219 @@
+"""Op families: the few shapes of custom syntax that most Triton, arith and math ops share.
+
+Each family is an abstract ``TritonOp`` with its operands, results, ``parse`` and ``print``;
+a concrete op is then two lines (``name`` and its memory-effect trait).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.arith import FastMathFlagsAttr, IntegerOverflowAttr
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    opt_prop_def,
+    operand_def,
+    result_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from .base import (
+    TritonOp,
+    parse_functional_type,
+    parse_operand_list,
+    print_operands,
+    print_types,
+    resolve_all,
+)
+
+
+def _parse_flags(parser: Parser, props: dict[str, Attribute]) -> None:
+    """Optional ``fastmath<...>`` / ``overflow<...>`` clauses of arith ops."""
+    while True:
+        if parser.parse_optional_keyword("fastmath") is not None:
+            props["fastmath"] = FastMathFlagsAttr.new(
+                FastMathFlagsAttr.parse_parameter(parser)
+            )
+        elif parser.parse_optional_keyword("overflow") is not None:
+            props["overflowFlags"] = IntegerOverflowAttr.new(
+                IntegerOverflowAttr.parse_parameter(parser)
+            )
+        else:
+            return
+
+
+def _print_flags(op: TritonOp, printer: Printer) -> set[str]:
+    printed: set[str] = set()
+    fm = op.properties.get("fastmath")
+    if isinstance(fm, FastMathFlagsAttr) and fm.flags:
+        printer.print_string(" fastmath")
+        fm.print_parameter(printer)
+        printed.add("fastmath")
+    elif fm is not None:
+        printed.add("fastmath")  # `none` is the default and is elided
+    of = op.properties.get("overflowFlags")
+    if isinstance(of, IntegerOverflowAttr) and of.flags:
+        printer.print_string(" overflow")
+        of.print_parameter(printer)
+        printed.add("overflowFlags")
+    elif of is not None:
+        printed.add("overflowFlags")
+    return printed
+
+
+class SameTypeOp(TritonOp):
+    """``op %a, %b, ... [fastmath<..>] [overflow<..>] attr-dict : T``.
+
+    All operands and the result have the type ``T``.  ``ARITY`` fixes the operand count.
+    """
+
+    ARITY: ClassVar[int] = 2
+    FLAGS: ClassVar[bool] = False
+
+    ins = var_operand_def()
+    result = result_def()
+    fastmath = opt_prop_def(FastMathFlagsAttr)
+    overflowFlags = opt_prop_def(IntegerOverflowAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        start = parser.pos
+        operands = parse_operand_list(parser)
+        if len(operands) != cls.ARITY:
+            parser.raise_error(
+                f"'{cls.name}' expects {cls.ARITY} operands, got {len(operands)}",
+                start,
+                parser.pos,
+            )
+        props: dict[str, Attribute] = {}
+        _parse_flags(parser, props)
+        p2, attrs = cls.parse_attr_dict(parser)
+        props.update(p2)
+        parser.parse_punctuation(":")
+        typ = parser.parse_type()
+        values = resolve_all(parser, operands, [typ] * len(operands))
+        return cls.build(values, [typ], props, attrs)
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        printed = _print_flags(self, printer)
+        self.print_attr_dict(printer, printed)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+class UnaryOp(SameTypeOp):
+    ARITY: ClassVar[int] = 1
+
+
+class BinaryOp(SameTypeOp):
+    ARITY: ClassVar[int] = 2
+
+
+class TernaryOp(SameTypeOp):
+    ARITY: ClassVar[int] = 3
+
+
+class CastOp(TritonOp):
+    """``op %x attr-dict : T to U`` (``KEYWORD = "to"``) or ``: T -> U`` (``"->"``)."""
+
+    KEYWORD: ClassVar[str] = "to"
+
+    src = operand_def()
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        props, attrs = cls._parse_middle(parser)
+        p2, a2 = cls.parse_attr_dict(parser)
+        props.update(p2)
+        attrs.update(a2)
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        if cls.KEYWORD == "to":
+            parser.parse_keyword("to")
+        else:
+            parser.parse_punctuation("->")
+        res_type = parser.parse_type()
+        value = parser.resolve_operand(operand, src_type)
+        return cls.build([value], [res_type], props, attrs)
+
+    @classmethod
+    def _parse_middle(cls, parser: Parser):
+        return {}, {}
+
+    def _print_middle(self, printer: Printer) -> set[str]:
+        return set()
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_ssa_value(self.src)
+        printed = self._print_middle(printer)
+        self.print_attr_dict(printer, printed)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" to " if self.KEYWORD == "to" else " -> ")
+        printer.print_attribute(self.result.type)
+
+
+class ArrowOp(CastOp):
+    KEYWORD: ClassVar[str] = "->"
+
+
+class FunctionalTypeOp(TritonOp):
+    """``op %a, %b attr-dict : (A, B) -> R`` (variadic operands and results)."""
+
+    ins = var_operand_def()
+    outs = var_result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser)
+        props, attrs = cls.parse_attr_dict(parser)
+        parser.parse_punctuation(":")
+        ins, outs = parse_functional_type(parser)
+        values = resolve_all(parser, operands, ins)
+        return cls.build(values, outs, props, attrs)
+
+    def print(self, printer: Printer):
+        if self.operands:
+            printer.print_string(" ")
+            print_operands(printer, self.operands)
+        self.print_attr_dict(printer)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+class TypedReturnOp(TritonOp):
+    """``op attr-dict ($vals^ : types)?``, the terminators (``tt.return``, ``scf.yield``...)."""
+
+    vals = var_operand_def()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        props, attrs = cls.parse_attr_dict(parser)
+        operands = parse_operand_list(parser)
+        values = []
+        if operands:
+            p2, a2 = cls.parse_attr_dict(parser)  # `$vals attr-dict : types` (reduce.return)
+            props.update(p2)
+            attrs.update(a2)
+            parser.parse_punctuation(":")
+            types = [parser.parse_type()]
+            while parser.parse_optional_punctuation(",") is not None:
+                types.append(parser.parse_type())
+            values = resolve_all(parser, operands, types)
+        return cls.build(values, [], props, attrs)
+
+    def print(self, printer: Printer):
+        self.print_attr_dict(printer)
+        if self.operands:
+            printer.print_string(" ")
+            print_operands(printer, self.operands)
+            printer.print_string(" : ")
+            print_types(printer, self.operand_types)

@@ -1,0 +1,225 @@
+"""Read Triton TTIR/TTGIR text into an xDSL module.
+
+What this adds to xDSL's parser:
+
+* version checks first: IR from other Triton versions gets a clear error naming the version;
+* ``#loc`` alias definitions (printed after their uses by Triton) are parsed up front
+  (:mod:`ttopt.ir.locations`);
+* ``dense<0xFF800000> : tensor<..xf32>`` (how Triton prints -inf) is read as *bits*: xDSL 0.74
+  reads it as the integer 4286578688 converted to float, a silent miscompile;
+* splat ``dense<..>`` literals are built by repeating the element's bytes (xDSL packs one
+  Python float per element);
+* types are memoised by their text: a kernel spells the same ``tensor<...>`` hundreds of
+  times;
+* every error becomes a :class:`~ttopt.errors.TTOptError` carrying file, line and column.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+)
+from xdsl.ir import Attribute
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from ..dialects import make_context
+from ..errors import TTOptError, line_col
+from .locations import LocAliasTable, extract_loc_aliases
+
+
+@dataclass
+class TritonModule:
+    """A parsed module plus what is needed to print it back the way it came."""
+
+    op: ModuleOp
+    filename: str
+    attr_alias_lines: list[str] = field(default_factory=list)
+    attr_aliases: dict[str, Attribute] = field(default_factory=dict)
+    locs: LocAliasTable | None = None
+
+
+# ------------------------------------------------------------------ version detection
+_VERSION_SIGNS = [
+    (
+        re.compile(r"triton_gpu\."),
+        "this looks like Triton 3.0-3.2 IR (dialect prefix 'triton_gpu.'); "
+        "ttopt reads Triton 3.3+ IR ('ttg.'), tested with 3.6",
+    ),
+    (
+        re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n]*?(?<!<)\{[^}\n]*\b(?:cache|evict) = \d+ : i32"),
+        "this looks like Triton 2.x IR ('{cache = .., evict = .., isVolatile = ..}' on "
+        "tt.load/tt.store); ttopt reads Triton 3.3+ IR, tested with 3.6",
+    ),
+    (
+        re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n]*\b(?:cachePolicy|cache_policy|l2CachePolicy)\b"),
+        "this looks like Triton 3.9+ IR (cache-policy syntax on tt.load/tt.store); "
+        "ttopt reads Triton 3.3-3.6 IR",
+    ),
+]
+
+
+def check_version(text: str, filename: str) -> None:
+    for pattern, message in _VERSION_SIGNS:
+        m = pattern.search(text)
+        if m is not None:
+            ln, col = line_col(text, m.start())
+            raise TTOptError(message, filename, ln, col)
+
+
+# ------------------------------------------------------------------ the parser
+_VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
+
+
+class TritonParser(Parser):
+    """xDSL's parser with the fixes Triton IR needs (see module docstring)."""
+
+    def __init__(self, ctx, text: str, name: str):
+        super().__init__(ctx, text, name)
+        self._type_cache: dict[str, Attribute] = {}
+        self._text = text
+
+    # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
+    def _register_ssa_definition(self, name, values, span):  # type: ignore[override]
+        super()._register_ssa_definition(name, values, span)
+        if _VALID_NAME.fullmatch(name):
+            for v in values:
+                v._name = name  # noqa: SLF001
+
+    # --- memoised types: `tensor<...>` and `!tt.`/`!ttg.` types are looked up by text
+    def parse_type(self):  # type: ignore[override]
+        tok = self._current_token
+        start = tok.span.start
+        text = self._text
+        if text.startswith("tensor<", start) or text.startswith("!t", start):
+            end = _balanced_end(text, start)
+            if end is not None:
+                key = text[start:end]
+                cached = self._type_cache.get(key)
+                if cached is not None:
+                    self._resume_from(end)
+                    return cached
+                result = super().parse_type()
+                if self._current_token.span.start >= end:
+                    self._type_cache[key] = result
+                return result
+        return super().parse_type()
+
+    # --- dense literals: hex floats as bits, splats by repetition
+    def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[override]
+        lt = self._current_token.span.start
+        self.parse_punctuation("<", " in dense attribute")
+        if self._current_token.kind in (MLIRTokenKind.STRING_LIT, MLIRTokenKind.GREATER):
+            self._resume_from(lt)
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        values, shape = self._parse_tensor_literal()
+        self.parse_punctuation(">", " in dense attribute")
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type = self._parse_dense_literal_type()
+        elem = type.element_type
+        n = math.prod(type.get_shape())
+        size = elem.compile_time_size
+        chunks = []
+        for v in values:
+            text = v.span.text.lstrip("-")
+            if isinstance(elem, AnyFloat) and text[:2] in ("0x", "0X"):
+                bits = int(text, 16)
+                if bits >= 1 << (8 * size):
+                    self.raise_error("hexadecimal float literal too large", v.span)
+                chunks.append(bits.to_bytes(size, "little"))
+            else:
+                one = DenseIntOrFPElementsAttr.from_list(
+                    _scalar_tensor(elem), [v.to_type(self, elem)]
+                )
+                chunks.append(one.data.data)
+        raw = b"".join(chunks)
+        if shape:
+            if list(type.get_shape()) != shape:
+                self.raise_error(
+                    f"Shape mismatch in dense literal. Expected {list(type.get_shape())} "
+                    f"shape from the type, but got {shape} shape."
+                )
+        else:
+            raw = raw * n
+        return DenseIntOrFPElementsAttr(type, BytesAttr(raw))
+
+
+def _scalar_tensor(elem):
+    from xdsl.dialects.builtin import TensorType
+
+    return TensorType(elem, [1])
+
+
+def _balanced_end(text: str, start: int) -> int | None:
+    """End offset of the type starting at ``start`` (matching ``<...>``), or None."""
+    i = text.find("<", start)
+    if i < 0 or i - start > 24:
+        return None
+    depth = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            if text[i - 1] != "-":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+        elif c == "\n" or c == '"':
+            return None
+        i += 1
+    return None
+
+
+# ------------------------------------------------------------------ entry point
+_ATTR_ALIAS_LINE = re.compile(r"^([#!][\w$.-]+)[ \t]*=[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+
+
+def read_module(text: str, filename: str = "<input>") -> TritonModule:
+    """Parse Triton IR text.  Raises :class:`TTOptError` on any problem with the input."""
+    if "\x00" in text:
+        ln, col = line_col(text, text.index("\x00"))
+        raise TTOptError("input contains NUL bytes (not MLIR text)", filename, ln, col)
+    check_version(text, filename)
+    stripped, locs = extract_loc_aliases(text, filename)
+    attr_alias_lines = [m.group(0).rstrip() for m in _ATTR_ALIAS_LINE.finditer(stripped)]
+
+    parser = TritonParser(make_context(), stripped, filename)
+    parser.attribute_aliases.update(locs.values)
+    try:
+        module = parser.parse_module()
+    except ParseError as e:
+        raise _convert(e, filename) from None
+    except TTOptError:
+        raise
+    except Exception as e:  # a definition's parse hook failed in an unexpected way
+        pos = parser._current_token.span.start  # noqa: SLF001
+        ln, col = line_col(stripped, pos)
+        raise TTOptError(f"cannot parse: {e}", filename, ln, col) from None
+    if not isinstance(module, ModuleOp):
+        raise TTOptError("expected a module", filename, 1, 1)
+
+    aliases = {
+        k: v for k, v in parser.attribute_aliases.items() if k not in locs.values
+    }
+    return TritonModule(module, filename, attr_alias_lines, aliases, locs)
+
+
+def _convert(e: ParseError, filename: str) -> TTOptError:
+    span = e.span
+    text = span.input.content
+    ln, col = line_col(text, span.start)
+    msg = e.msg.strip().splitlines()[0] if e.msg else "syntax error"
+    msg = msg.replace("Operation ", "operation '", 1).replace(" is not registered", "' is unknown") \
+        if "is not registered" in msg else msg
+    return TTOptError(msg, filename, ln, col)

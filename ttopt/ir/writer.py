@@ -1,0 +1,182 @@
+"""Print a :class:`~ttopt.ir.reader.TritonModule` back as text Triton 3.6 parses.
+
+The output keeps what makes Triton's own dumps readable and what the compiled code depends
+on: layout aliases (``#blocked``) re-emitted and referenced by name, SSA names (xDSL keeps
+them as name hints), and every location, referenced through the input's ``#loc`` aliases, so
+that line info, and thus the cubin, is unchanged by a round trip.
+"""
+
+from __future__ import annotations
+
+import io
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    LocationAttr,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.printer import Printer
+
+from ..dialects.tt import OpaqueBodyAttr
+from .reader import TritonModule
+
+
+class TritonPrinter(Printer):
+    """xDSL's printer, printing aliased attributes by alias name."""
+
+    def __init__(self, stream, attr_names: dict[Attribute, str], loc_names: dict[Attribute, str]):
+        super().__init__(stream=stream, print_debuginfo=True)
+        self._attr_names = attr_names
+        self._loc_names = loc_names
+
+    # --- SSA names: the input's names, kept unique within each isolated scope
+    def print_ssa_value(self, value: SSAValue) -> str:
+        name = self._ssa_values.get(value)
+        if name is None:
+            group = _group_of(value)
+            if group is not None:
+                base, index = group
+                first = value.op.results[0]
+                base_name = self._ssa_values.get(first)
+                if base_name is None:
+                    base_name = self._fresh(base)
+                    for r in value.op.results:
+                        self._ssa_values[r] = base_name
+                self.print_string(f"%{base_name}#{index}")
+                return base_name
+            name = self._fresh(value.name_hint)
+            self._ssa_values[value] = name
+        elif _group_of(value) is not None:
+            index = value.index
+            self.print_string(f"%{name}#{index}")
+            return name
+        self.print_string("%" + name)
+        return name
+
+    def _fresh(self, hint: str | None) -> str:
+        used = self.ssa_names
+        if hint:
+            candidate, k = hint, 0
+            while candidate in used:
+                k += 1
+                candidate = f"{hint}_{k}"
+        else:
+            candidate = self._get_new_valid_name_id()
+            while candidate in used:
+                candidate = self._get_new_valid_name_id()
+        used[candidate] = 1
+        return candidate
+
+    def _print_results(self, op: Operation) -> None:
+        results = op.results
+        if not results:
+            return
+        if len(results) > 1 and _is_group(op):
+            name = self._fresh(results[0].name_hint)
+            for r in results:
+                self._ssa_values[r] = name
+            self.print_string(f"%{name}:{len(results)} = ")
+            return
+        self.print_list(results, self.print_ssa_value)
+        self.print_string(" = ")
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, LocationAttr):
+            name = self._loc_names.get(attribute)
+            if name is not None:
+                if self.printing_location:
+                    self.print_string(name)
+                else:
+                    self.print_string(f"loc({name})")
+                return
+        elif isinstance(attribute, OpaqueBodyAttr):
+            name = self._attr_names.get(attribute)
+            if name is not None:
+                self.print_string(name)
+                return
+        elif isinstance(attribute, DenseIntOrFPElementsAttr):
+            if _print_splat(self, attribute):
+                return
+        super().print_attribute(attribute)
+
+
+def _is_group(op: Operation) -> bool:
+    """Results that the input named as one group (``%r:3 = ...``): same name on all."""
+    hint = op.results[0].name_hint
+    return hint is not None and all(r.name_hint == hint for r in op.results)
+
+
+def _group_of(value: SSAValue) -> tuple[str, int] | None:
+    if isinstance(value, OpResult) and len(value.op.results) > 1 and _is_group(value.op):
+        return value.name_hint, value.index
+    return None
+
+
+def _print_splat(printer: Printer, attr: DenseIntOrFPElementsAttr) -> bool:
+    """Print ``dense<x> : T`` when every element has the same *bits* (NaN-safe)."""
+    elem = attr.get_element_type()
+    if not isinstance(elem, AnyFloat | IntegerType):
+        return False
+    size = elem.compile_time_size
+    data = attr.data.data
+    n = len(data) // size
+    if n == 0 or data != data[:size] * n:
+        return False
+    printer.print_string("dense<")
+    if isinstance(elem, AnyFloat):
+        (value,) = elem.unpack(data[:size], 1)
+        if value != value or value in (float("inf"), float("-inf")):
+            printer.print_string("0x" + data[:size][::-1].hex().upper())
+        else:
+            printer.print_float(value, elem)
+    else:
+        (value,) = elem.unpack(data[:size], 1)
+        printer.print_int(value, elem)
+    printer.print_string("> : ")
+    printer.print_attribute(attr.get_type())
+    return True
+
+
+def write_module(mod: TritonModule) -> str:
+    locs = mod.locs
+    loc_names: dict[Attribute, str] = {}
+    if locs is not None:
+        for name, value in locs.values.items():
+            loc_names.setdefault(value, name)
+    attr_names: dict[Attribute, str] = {}
+    for name, value in mod.attr_aliases.items():
+        attr_names.setdefault(value, name)
+
+    out = io.StringIO()
+    for line in mod.attr_alias_lines:
+        out.write(line + "\n")
+    if locs is not None:
+        for line, before in locs.lines:
+            if before:
+                out.write(line + "\n")
+    printer = TritonPrinter(out, attr_names, loc_names)
+    _print_module_op(printer, mod.op)
+    out.write("\n")
+    if locs is not None:
+        for line, before in locs.lines:
+            if not before:
+                out.write(line + "\n")
+    return out.getvalue()
+
+
+def _print_module_op(printer: TritonPrinter, op: ModuleOp) -> None:
+    printer.print_string("module")
+    if op.sym_name is not None:
+        printer.print_string(" ")
+        printer.print_symbol_name(op.sym_name.data)
+    attrs = {k: v for k, v in op.attributes.items() if k != "sym_name"}
+    if attrs:
+        printer.print_string(" attributes ")
+        printer.print_attr_dict(attrs)
+    printer.print_string(" ")
+    printer.print_region(op.body, print_entry_block_args=False, print_empty_block=False)
+    printer.print_string(" ")
+    printer.print_attribute(op.location)
