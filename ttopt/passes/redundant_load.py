@@ -1,0 +1,100 @@
+"""``redundant-load``: remove a ``tt.load`` that repeats an earlier one.
+
+Inductor emits loads of one address that differ only in ``evictionPolicy`` (or
+``cacheModifier``); MLIR's CSE compares all attributes and keeps both, so both reach the PTX
+as separate ``ld.global``.  This pass replaces the later load B by the earlier load A when:
+
+* same pointer value, same mask, same ``other`` (or both absent), same result type, same
+  ``boundaryCheck`` and ``padding``; neither load is volatile; neither uses
+  ``cacheModifier = cv`` (which asks to re-fetch every time);
+* A dominates B: same block, or B inside regions nested in A's block after A;
+* nothing that may write memory can run between A and B: stores, atomics, volatile loads,
+  calls, non-pure inline asm / extern calls, ``tt.print``/``tt.assert``, barriers, any op with
+  unknown effects, including such ops nested in regions between them.  A writer through any
+  pointer blocks (pointers may alias).  If B is inside a loop (``scf.for``/``scf.while``) that
+  does not contain A, a writer anywhere in that loop blocks it, since a later iteration runs
+  after the writer.
+
+Kept attributes: A keeps its own ``cacheModifier`` and ``evictionPolicy`` unchanged.  A is the
+access that really happens first, and its combination was already accepted by ptxas, so the
+rule can never produce a combination ptxas rejects (such as ``evict_first`` with ``cg``).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation
+
+from ..analysis.effects import may_write
+from ..dialects.scf import ForOp, IfOp, WhileOp
+from ..dialects.tt import LoadOp, ReduceOp, ScanOp
+from .base import ModulePass, PassStats, erase_op, functions
+
+CACHE_CV = 7
+
+# Ops whose regions run once per execution of the op: what is available before the op is
+# available at the start of each region.
+_RUN_ONCE = (IfOp, ReduceOp, ScanOp)
+# Ops whose regions may run many times.
+_LOOPS = (ForOp, WhileOp)
+
+
+def load_key(op: LoadOp):
+    """What makes two loads read the same values (attributes that only steer caching aside)."""
+    boundary = op.properties.get("boundaryCheck")
+    if boundary is not None and not boundary.get_values():
+        boundary = None  # `array<i32>` (generic form) is the default, as absent
+    return (op.ptr, op.mask, op.other, op.result.type, boundary, op.properties.get("padding"))
+
+
+def eligible(op: LoadOp) -> bool:
+    return not op.is_volatile and op.cache_modifier != CACHE_CV
+
+
+class RedundantLoad(ModulePass):
+    name = "redundant-load"
+    summary = "replace a tt.load by an earlier identical one (eviction/cache hints aside) when no write can happen in between"
+
+    def run(self, module: ModuleOp) -> PassStats:
+        stats = PassStats(self.name)
+        for func in functions(module):
+            removed = 0
+            for region in func.regions:
+                for block in region.blocks:
+                    removed += self._block(block, {})
+            if removed:
+                stats.per_function[func.sym_name.data] += removed
+        return stats
+
+    def _block(self, block: Block, available: dict) -> int:
+        removed = 0
+        for op in list(block.ops):
+            if isinstance(op, LoadOp) and eligible(op):
+                key = load_key(op)
+                earlier = available.get(key)
+                if earlier is not None:
+                    op.result.replace_all_uses_with(earlier.result)
+                    erase_op(op)
+                    removed += 1
+                    continue
+                available[key] = op
+                continue
+            if op.regions:
+                removed += self._regions(op, available)
+            if may_write(op):
+                available.clear()
+        return removed
+
+    def _regions(self, op: Operation, available: dict) -> int:
+        if isinstance(op, _RUN_ONCE):
+            inherited = available
+        elif isinstance(op, _LOOPS) and not may_write(op):
+            inherited = available
+        else:
+            inherited = {}
+        removed = 0
+        for region in op.regions:
+            for i, block in enumerate(region.blocks):
+                # only the entry block is dominated by what precedes the op
+                removed += self._block(block, dict(inherited) if i == 0 else {})
+        return removed
