@@ -77,3 +77,22 @@ def compile_to_cubin(path: str, num_warps: int | None = None) -> bytes:
     options = {"num_warps": num_warps} if num_warps else None
     kernel = triton.compile(path, target=GPUTarget(*TARGET), options=options)
     return kernel.asm["cubin"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m ttopt.oracle [FILE|-]``: exit 0 iff Triton parses and verifies the text."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    path = args[0] if args else "-"
+    text = sys.stdin.read() if path == "-" else open(path).read()
+    result = triton_accepts(text)
+    if not result.ok:
+        print(f"triton rejected {path}: {result.message}", file=sys.stderr)
+        return 1
+    print("triton: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -42,7 +42,11 @@ def run_pipeline(text: str, passes: Sequence[str], filename: str = "<input>") ->
             raise
         except Exception as e:  # a bug in a pass: report it, never a traceback
             raise TTOptError(f"internal error in pass '{p.name}': {type(e).__name__}: {e}", filename) from e
-    return OptimizeResult(write_module(module), stats)
+    try:
+        text_out = write_module(module)
+    except Exception as e:  # a bug in a printer: report it, never a traceback
+        raise TTOptError(f"internal error while printing: {type(e).__name__}: {e}", filename) from e
+    return OptimizeResult(text_out, stats)
 
 
 def optimize(text: str, passes: Sequence[str], filename: str = "<input>") -> str:

@@ -117,7 +117,7 @@ class _CompareOp(TritonOp):
         printer.print_string(", ")
         printer.print_ssa_value(self.rhs)
         fm = self.fastmath
-        if fm is not None and fm.flags:
+        if fm is not None and fm.data:
             printer.print_string(" fastmath")
             fm.print_parameter(printer)
         self.print_attr_dict(printer, {"predicate", "fastmath"})

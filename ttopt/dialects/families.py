@@ -48,14 +48,14 @@ def _parse_flags(parser: Parser, props: dict[str, Attribute]) -> None:
 def _print_flags(op: TritonOp, printer: Printer) -> set[str]:
     printed: set[str] = set()
     fm = op.properties.get("fastmath")
-    if isinstance(fm, FastMathFlagsAttr) and fm.flags:
+    if isinstance(fm, FastMathFlagsAttr) and fm.data:
         printer.print_string(" fastmath")
         fm.print_parameter(printer)
         printed.add("fastmath")
     elif fm is not None:
         printed.add("fastmath")  # `none` is the default and is elided
     of = op.properties.get("overflowFlags")
-    if isinstance(of, IntegerOverflowAttr) and of.flags:
+    if isinstance(of, IntegerOverflowAttr) and of.data:
         printer.print_string(" overflow")
         of.print_parameter(printer)
         printed.add("overflowFlags")

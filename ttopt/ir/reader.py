@@ -94,6 +94,16 @@ class TritonParser(Parser):
             for v in values:
                 v._name = name  # noqa: SLF001
 
+    # --- unknown ops: point at the op name, not past it
+    def _get_op_by_name(self, name: str):  # type: ignore[override]
+        op_type = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
+        if op_type is not None:
+            return op_type
+        start = self._text.rfind(name, 0, self._current_token.span.start)
+        if start < 0:
+            start = self._current_token.span.start
+        self.raise_error(f"operation '{name}' is unknown", start, start + len(name))
+
     # --- memoised types: `tensor<...>` and `!tt.`/`!ttg.` types are looked up by text
     def parse_type(self):  # type: ignore[override]
         tok = self._current_token
@@ -220,6 +230,16 @@ def _convert(e: ParseError, filename: str) -> TTOptError:
     text = span.input.content
     ln, col = line_col(text, span.start)
     msg = e.msg.strip().splitlines()[0] if e.msg else "syntax error"
+    undefined = re.match(r"values used but not defined: \[(%[^,\]]+)", msg)
+    if undefined:
+        name = undefined.group(1)
+        m = re.search(re.escape(name) + r"(?![\w$.-])", text)
+        ln, col = line_col(text, m.start()) if m else (ln, col)
+        return TTOptError(f"use of undefined value '{name}'", filename, ln, col)
+    if not text[span.start :].strip():
+        msg = "unexpected end of input (truncated file?)"
+    elif msg == "Could not parse entire input!":
+        msg = "expected an operation"
     msg = msg.replace("Operation ", "operation '", 1).replace(" is not registered", "' is unknown") \
         if "is not registered" in msg else msg
     return TTOptError(msg, filename, ln, col)
