@@ -16,12 +16,16 @@ What this adds to xDSL's parser:
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    FileLineColLoc,
+    IntAttr,
+    StringAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     ModuleOp,
@@ -86,6 +90,9 @@ class TritonParser(Parser):
         super().__init__(ctx, text, name)
         self._type_cache: dict[str, Attribute] = {}
         self._text = text
+        self._name = name
+        self._after_loc = -1
+        self._line_starts: list[int] | None = None
 
     # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
     def _register_ssa_definition(self, name, values, span):  # type: ignore[override]
@@ -93,6 +100,28 @@ class TritonParser(Parser):
         if _VALID_NAME.fullmatch(name):
             for v in values:
                 v._name = name  # noqa: SLF001
+
+    # --- an op written without `loc(...)` gets the location MLIR gives it: file:line:col of
+    #     its first token (so that Triton compiling our output sees the same locations)
+    def parse_optional_location(self):  # type: ignore[override]
+        loc = super().parse_optional_location()
+        if loc is not None:
+            self._after_loc = self._current_token.span.start
+        return loc
+
+    def parse_operation(self):  # type: ignore[override]
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        if self._after_loc != self._current_token.span.start:
+            ln, col = self._line_col(start)
+            op.location = FileLineColLoc(StringAttr(self._name), IntAttr(ln), IntAttr(col))
+        return op
+
+    def _line_col(self, offset: int) -> tuple[int, int]:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self._text)]
+        i = bisect.bisect_right(self._line_starts, offset) - 1
+        return i + 1, offset - self._line_starts[i] + 1
 
     # --- unknown ops: point at the op name, not past it
     def _get_op_by_name(self, name: str):  # type: ignore[override]

@@ -1,0 +1,68 @@
+"""The passes on the real Inductor kernels the issues name: the rewrite happens, Triton 3.6
+accepts the result, it compiles to a cubin, and the PTX has the expected fewer instructions."""
+
+import json
+import re
+
+import pytest
+
+import ttopt
+from conftest import CORPUS, corpus_id, num_warps_for
+from ttopt.oracle import compile_to_cubin, triton_accepts
+
+INDUCTOR = CORPUS / "inductor-triton3.6-h200"
+
+COAT_DUP = sorted(
+    (INDUCTOR / "coat_lite_mini.train" / "triton").glob(
+        "*/triton_red_fused__to_copy_native_layer_norm_backward_select_backward_view_4.tt*ir"
+    )
+)
+BERT_CHAINS = sorted(
+    p
+    for n in (7, 16, 17, 20)
+    for p in (INDUCTOR / "BERT_pytorch.train32" / "triton").glob(f"*/triton_per_fused_add_div_*_{n}.tt*ir")
+)
+
+
+def _compile(text, tmp_path, like):
+    path = tmp_path / like.name
+    path.write_text(text)
+    num_warps = num_warps_for(like)
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    k = triton.compile(str(path), target=GPUTarget("cuda", 90, 32), options={"num_warps": num_warps} if num_warps else None)
+    assert k.asm["cubin"]
+    return k.asm["ptx"]
+
+
+def test_corpus_kernels_found():
+    assert len(COAT_DUP) >= 2 and len(BERT_CHAINS) >= 8
+
+
+@pytest.mark.parametrize("path", COAT_DUP, ids=[corpus_id(p) for p in COAT_DUP])
+def test_redundant_load_on_coat_lite(path, tmp_path):
+    text = path.read_text()
+    result = ttopt.run_pipeline(text, ["redundant-load", "redundant-reduce"], str(path))
+    assert result.stats[0].total == 1  # the evict_last / evict_first pair
+    assert text.count("tt.load ") - result.text.count("tt.load ") == 1
+    assert triton_accepts(result.text, path.suffix).ok
+    (tmp_path / "a").mkdir()
+    before = _compile(text, tmp_path / "a", path)
+    after = _compile(result.text, tmp_path, path)
+    loads = lambda ptx: len(re.findall(r"\bld\.global", ptx))  # noqa: E731
+    assert loads(after) < loads(before)
+
+
+@pytest.mark.parametrize("path", BERT_CHAINS, ids=[corpus_id(p) for p in BERT_CHAINS])
+def test_div_chain_on_bert_layernorm_backward(path, tmp_path):
+    text = path.read_text()
+    result = ttopt.run_pipeline(text, ["div-chain"], str(path))
+    assert result.stats[0].total >= 1
+    assert result.text.count("arith.divf") == text.count("arith.divf") - result.stats[0].total
+    assert triton_accepts(result.text, path.suffix).ok
+    (tmp_path / "a").mkdir()
+    before = _compile(text, tmp_path / "a", path)
+    after = _compile(result.text, tmp_path, path)
+    divs = lambda ptx: len(re.findall(r"\bdiv\.(?:full|rn)\.f32", ptx))  # noqa: E731
+    assert divs(after) < divs(before)
