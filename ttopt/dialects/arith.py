@@ -32,7 +32,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Commutative, Pure
 
-from .base import TritonOp, enum_name, parse_keyword_enum, resolve_all
+from .base import TritonOp, enum_name, int_attr, parse_keyword_enum, resolve_all
 from .families import BinaryOp, CastOp, UnaryOp
 
 CMPI_PREDICATES = {
@@ -105,7 +105,7 @@ class _CompareOp(TritonOp):
             )
         p2, attrs = cls.parse_attr_dict(parser)
         props.update(p2)
-        props["predicate"] = IntegerAttr(pred, i64)
+        props["predicate"] = int_attr(pred, i64)
         parser.parse_punctuation(":")
         typ = parser.parse_type()
         lhs, rhs = resolve_all(parser, [a, b], [typ, typ])

@@ -19,6 +19,7 @@ Every op of ttopt's dialects derives from :class:`TritonOp`.  It adds three thin
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -143,7 +144,9 @@ def parse_keyword_enum(parser: Parser, table: Mapping[str, int], what: str) -> i
     return table[kw]
 
 
+@lru_cache(maxsize=4096)
 def int_attr(value: int, typ: IntegerType = i32) -> IntegerAttr:
+    """A (cached: attributes are immutable) ``IntegerAttr``."""
     return IntegerAttr(value, typ)
 
 

@@ -57,7 +57,8 @@ def _unescape(s: str) -> str:
 
 
 class _LocParser:
-    def __init__(self, text: str, resolve, where):
+    def __init__(self, text: str, resolve, where, cache: dict):
+        self.cache = cache
         self.tokens = []
         pos = 0
         while pos < len(text):
@@ -72,6 +73,12 @@ class _LocParser:
         self.i = 0
         self.resolve = resolve
         self.where = where
+
+    def _str(self, s: str) -> StringAttr:
+        attr = self.cache.get(s)
+        if attr is None:
+            attr = self.cache[s] = StringAttr(s)
+        return attr
 
     def peek(self):
         return self.tokens[self.i] if self.i < len(self.tokens) else (None, None)
@@ -121,13 +128,17 @@ class _LocParser:
                 col = int(self.take()[1])
                 if self.peek()[1] == "to":
                     raise self.where("location ranges ('to') are not supported")
-                return FileLineColLoc(StringAttr(name), IntAttr(line), IntAttr(col))
+                key = (name, line, col)
+                loc = self.cache.get(key)
+                if loc is None:
+                    loc = self.cache[key] = FileLineColLoc(self._str(name), IntAttr(line), IntAttr(col))
+                return loc
             if self.peek()[1] == "(":
                 self.take()
                 child = self.loc()
                 self.take(")")
-                return NameLoc(StringAttr(name), child)
-            return NameLoc(StringAttr(name), NoneAttr())
+                return NameLoc(self._str(name), child)
+            return NameLoc(self._str(name), NoneAttr())
         raise self.where(f"unexpected {val!r} in location")
 
 
@@ -152,6 +163,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
 
     values: dict[str, LocationAttr] = {}
     in_progress: set[str] = set()
+    cache: dict = {}  # file names and file:line:col locations repeat a lot
 
     def resolve(name: str, use_offset: int | None = None) -> LocationAttr:
         if name in values:
@@ -170,7 +182,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             ln, col = line_col(text, _off)
             return TTOptError(msg, filename, ln, col)
 
-        p = _LocParser(body, lambda n: resolve(n, offset), where)
+        p = _LocParser(body, lambda n: resolve(n, offset), where, cache)
         loc = p.loc()
         if p.peek()[0] is not None:
             raise where(f"unexpected {p.peek()[1]!r} after location")
