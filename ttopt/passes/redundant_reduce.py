@@ -7,6 +7,10 @@ the same thing: isomorphic after renaming block arguments and values, locations 
 the two operands of commutative ops (``addf mulf maxnumf minnumf maximumf minimumf addi muli
 andi ori xori`` and integer ``max``/``min``) allowed in either order.
 
+"Same operands" means the same SSA values, or values computed by equivalent pure ops from the
+same values (value numbering): once ``redundant-load`` has merged two loads, the two
+reductions typically read two separate but identical ``arith.extf`` casts of the one load.
+
 Reductions are pure, so no memory condition applies.  Triton's CSE already merges reductions
 that are identical op for op; this pass adds commuted combiners and runs after
 ``redundant-load``, whose merges are what make two reductions' operands the same.
@@ -15,9 +19,10 @@ that are identical op for op; this pass adds commuted combiners and runs after
 from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.traits import Commutative
 
+from ..analysis.effects import is_pure
 from ..dialects.scf import ForOp, IfOp, WhileOp
 from ..dialects.tt import ReduceOp, ScanOp
 from .base import ModulePass, PassStats, erase_op, functions
@@ -26,10 +31,38 @@ _REDUCTIONS = (ReduceOp, ScanOp)
 _INHERITS = (IfOp, ForOp, WhileOp, ReduceOp, ScanOp)  # pure reuse is fine inside loops too
 
 
-def reduction_key(op: Operation):
+class ValueNumbering:
+    """Keys equal for values computed by equivalent pure, region-free ops from equal values."""
+
+    MAX_DEPTH = 64
+
+    def __init__(self):
+        self.memo: dict[SSAValue, object] = {}
+
+    def key(self, value: SSAValue, depth: int = 0):
+        k = self.memo.get(value)
+        if k is not None:
+            return k
+        op = value.owner if isinstance(value, OpResult) else None
+        if op is None or op.regions or depth > self.MAX_DEPTH or not is_pure(op):
+            k = value
+        else:
+            k = (
+                op.name,
+                tuple(sorted(op.properties.items())),
+                tuple(sorted(op.attributes.items())),
+                tuple(op.result_types),
+                tuple(self.key(o, depth + 1) for o in op.operands),
+                value.index,
+            )
+        self.memo[value] = k
+        return k
+
+
+def reduction_key(op: Operation, numbering: ValueNumbering):
     return (
         op.name,
-        tuple(op.operands),
+        tuple(numbering.key(v) for v in op.operands),
         op.properties.get("axis"),
         op.properties.get("reverse"),
         tuple(op.result_types),
@@ -103,6 +136,7 @@ class RedundantReduce(ModulePass):
         stats = PassStats(self.name)
         for func in functions(module):
             removed = 0
+            self.numbering = ValueNumbering()
             for region in func.regions:
                 for block in region.blocks:
                     removed += self._block(block, {})
@@ -114,7 +148,7 @@ class RedundantReduce(ModulePass):
         removed = 0
         for op in list(block.ops):
             if isinstance(op, _REDUCTIONS):
-                key = reduction_key(op)
+                key = reduction_key(op, self.numbering)
                 candidates = available.setdefault(key, [])
                 match = next(
                     (a for a in candidates if regions_equivalent(a.regions[0], op.regions[0])),
