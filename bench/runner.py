@@ -35,7 +35,7 @@ def kernel_object(mod, name: str):
 
 
 def config_key(cfg) -> str:
-    return repr(cfg)
+    return str(cfg)  # triton.Config's str lists kwargs, num_warps, num_stages...
 
 
 def pin_config(kern, key: str | None) -> None:

@@ -1,0 +1,104 @@
+"""The parts of bench/ that need no GPU: override-dir layout, reports, plot, paper suite."""
+
+import importlib.util
+import json
+import shutil
+
+import pytest
+import triton
+from triton.backends.compiler import GPUTarget
+
+import ttopt
+from bench.layout import build_override_dir
+from bench.paper_suite import TABLE3, TABLE4, write_suite
+from bench.report import markdown_table, plot, speedups, write_jsonl
+from conftest import CORPUS
+from ttopt.oracle import triton_accepts
+
+COAT = next(
+    (CORPUS / "inductor-triton3.6-h200" / "coat_lite_mini.train" / "triton").glob(
+        "*/triton_red_fused__to_copy_native_layer_norm_backward_select_backward_view_4.ttir"
+    )
+)
+ADD = CORPUS / "small" / "add.ttir"
+H1, H2 = "A" * 52, "B" * 52
+
+
+def test_override_dir_holds_only_changed_kernels(tmp_path):
+    dump, override = tmp_path / "dump", tmp_path / "override"
+    (dump / H1).mkdir(parents=True)
+    (dump / H2).mkdir(parents=True)
+    shutil.copy(COAT, dump / H1 / COAT.name)
+    shutil.copy(ADD, dump / H2 / "add_kernel.ttir")
+    (dump / H2 / "add_kernel.ptx").write_text("not IR")
+    done = build_override_dir(dump, override, ["redundant-load", "div-chain"], "ttir")
+    assert [(d.hash_dir, d.kernel) for d in done] == [(H1, COAT.stem)]
+    assert done[0].stats == {"redundant-load": 1, "div-chain": 0}
+    files = sorted(p.relative_to(override).as_posix() for p in override.rglob("*") if p.is_file())
+    assert files == [f"{H1}/{COAT.name}"]
+    text = (override / H1 / COAT.name).read_text()
+    assert text == ttopt.optimize(COAT.read_text(), ["redundant-load", "div-chain"], str(dump / H1 / COAT.name))
+    assert triton_accepts(text, ".ttir").ok
+
+
+def test_override_dir_rejects_unknown_stage(tmp_path):
+    with pytest.raises(ValueError):
+        build_override_dir(tmp_path, tmp_path / "o", ["div-chain"], "ptx")
+
+
+def test_eq1_and_median_speedups():
+    med, eq1 = speedups([2.0, 2.0, 4.0], [1.0, 2.0, 2.0])
+    assert med == pytest.approx(1.0)
+    assert eq1 == pytest.approx((2.0 + 1.0 + 2.0) / 3)
+
+
+def _rows():
+    return [
+        {"model": "m", "kernel": "k1", "passes": ["div-chain"], "rewrites": {"div-chain": 1},
+         "t_before_ms": 0.02, "t_after_ms": 0.01, "speedup_median": 2.0, "speedup_eq1": 2.1,
+         "max_rel_err": 3e-7, "gpu": "G", "triton": "3.6.0", "torch": "2.11"},
+        {"model": "m", "kernel": "k2", "passes": ["div-chain"], "rewrites": {"div-chain": 2},
+         "t_before_ms": 0.01, "t_after_ms": 0.01, "speedup_median": 1.0, "speedup_eq1": 0.9,
+         "max_rel_err": 1e-6, "gpu": "G", "triton": "3.6.0", "torch": "2.11"},
+    ]
+
+
+def test_report_files(tmp_path):
+    rows = _rows()
+    write_jsonl(rows, tmp_path / "r.jsonl")
+    lines = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert [r["kernel"] for r in lines] == ["k1", "k2"]
+    assert set(lines[0]) >= {"model", "kernel", "passes", "t_before_ms", "t_after_ms", "speedup_median",
+                             "speedup_eq1", "max_rel_err", "gpu", "triton", "torch"}
+    md = markdown_table(rows)
+    assert "| m | `k1` | div-chain 1 | 0.0200 | 0.0100 | 2.000x | 2.100x | 3.00e-07 |" in md
+    assert "| **mean** | 2 kernels | | | | 1.500x | 1.500x | 1.00e-06 |" in md
+    plot(rows, tmp_path / "s.png", "t")
+    assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _load(path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return getattr(mod, path.stem)
+
+
+def test_paper_suite_kernels_compile_and_carry_the_patterns(tmp_path):
+    paths = write_suite(tmp_path)
+    assert len(paths) == len(TABLE3) + len(TABLE4)
+    for path in paths:
+        fn = _load(path)
+        if path.stem.startswith("t3_"):
+            sig = {"x_ptr": "*fp16", "y_ptr": "*fp32", "N": "i32", "BLOCK": "constexpr"}
+        else:
+            n = int(path.stem[len("t4_div")]) + 1
+            sig = {f"{v}_ptr": "*fp32" for v in "xyzw"[:n]} | {"out_ptr": "*fp32", "numel": "i32", "BLOCK": "constexpr"}
+        src = triton.compiler.ASTSource(fn=fn, signature=sig, constexprs={"BLOCK": 256})
+        ttir = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4}).asm["ttir"]
+        stats = {s.name: s.total for s in ttopt.run_pipeline(ttir, ["redundant-load", "redundant-reduce", "div-chain"]).stats}
+        if path.stem.startswith("t3_"):
+            ndup, nred = (int(x) for x in path.stem.rsplit("_dup", 1)[1].split("_red"))
+            assert stats == {"redundant-load": ndup, "redundant-reduce": nred, "div-chain": 0}, path.stem
+        else:
+            assert stats == {"redundant-load": 0, "redundant-reduce": 0, "div-chain": n - 2}, path.stem
