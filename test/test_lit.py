@@ -8,7 +8,7 @@ from conftest import ROOT
 
 def test_lit_suite():
     proc = subprocess.run(
-        [sys.executable, "-m", "lit", "-v", str(ROOT / "test" / "lit")],
+        [sys.executable, "-c", "from lit.main import main; main()", "-v", str(ROOT / "test" / "lit")],
         capture_output=True,
         text=True,
         cwd=ROOT,
