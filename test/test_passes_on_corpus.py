@@ -36,6 +36,14 @@ def _compile(text, tmp_path, like):
     return k.asm["ptx"]
 
 
+def _accepted_and_compiled(text, new_text, tmp_path, like):
+    """Triton accepts the rewritten text; PTX of the original and of the rewritten kernel."""
+    assert triton_accepts(new_text, like.suffix).ok
+    (tmp_path / "before").mkdir()
+    (tmp_path / "after").mkdir()
+    return _compile(text, tmp_path / "before", like), _compile(new_text, tmp_path / "after", like)
+
+
 def test_corpus_kernels_found():
     assert len(COAT_DUP) >= 2 and len(BERT_CHAINS) >= 8
 
@@ -46,10 +54,7 @@ def test_redundant_load_on_coat_lite(path, tmp_path):
     result = ttopt.run_pipeline(text, ["redundant-load", "redundant-reduce"], str(path))
     assert result.stats[0].total == 1  # the evict_last / evict_first pair
     assert text.count("tt.load ") - result.text.count("tt.load ") == 1
-    assert triton_accepts(result.text, path.suffix).ok
-    (tmp_path / "a").mkdir()
-    before = _compile(text, tmp_path / "a", path)
-    after = _compile(result.text, tmp_path, path)
+    before, after = _accepted_and_compiled(text, result.text, tmp_path, path)
     loads = lambda ptx: len(re.findall(r"\bld\.global", ptx))  # noqa: E731
     assert loads(after) < loads(before)
 
@@ -60,9 +65,6 @@ def test_div_chain_on_bert_layernorm_backward(path, tmp_path):
     result = ttopt.run_pipeline(text, ["div-chain"], str(path))
     assert result.stats[0].total >= 1
     assert result.text.count("arith.divf") == text.count("arith.divf") - result.stats[0].total
-    assert triton_accepts(result.text, path.suffix).ok
-    (tmp_path / "a").mkdir()
-    before = _compile(text, tmp_path / "a", path)
-    after = _compile(result.text, tmp_path, path)
+    before, after = _accepted_and_compiled(text, result.text, tmp_path, path)
     divs = lambda ptx: len(re.findall(r"\bdiv\.(?:full|rn)\.f32", ptx))  # noqa: E731
     assert divs(after) < divs(before)

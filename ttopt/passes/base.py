@@ -35,6 +35,26 @@ class ModulePass(ABC):
     def run(self, module: ModuleOp) -> PassStats: ...
 
 
+class FunctionWalkPass(ModulePass):
+    """A pass that walks each function's blocks in order with a table of what is available
+    (``_block(block, table) -> rewrites``), counting rewrites per function."""
+
+    def run(self, module: ModuleOp) -> PassStats:
+        stats = PassStats(self.name)
+        for func in functions(module):
+            self.begin_function(func)
+            removed = sum(self._block(block, {}) for region in func.regions for block in region.blocks)
+            if removed:
+                stats.per_function[func.sym_name.data] += removed
+        return stats
+
+    def begin_function(self, func: FuncOp) -> None:
+        """Reset per-function state."""
+
+    @abstractmethod
+    def _block(self, block, available: dict) -> int: ...
+
+
 def functions(module: ModuleOp):
     for op in module.body.block.ops:
         if isinstance(op, FuncOp):

@@ -22,13 +22,12 @@ rule can never produce a combination ptxas rejects (such as ``evict_first`` with
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 
 from ..analysis.effects import may_write
 from ..dialects.scf import ForOp, IfOp, WhileOp
 from ..dialects.tt import LoadOp, ReduceOp, ScanOp
-from .base import ModulePass, PassStats, erase_op, functions
+from .base import FunctionWalkPass, erase_op
 
 CACHE_CV = 7
 
@@ -51,20 +50,9 @@ def eligible(op: LoadOp) -> bool:
     return not op.is_volatile and op.cache_modifier != CACHE_CV
 
 
-class RedundantLoad(ModulePass):
+class RedundantLoad(FunctionWalkPass):
     name = "redundant-load"
     summary = "replace a tt.load by an earlier identical one (eviction/cache hints aside) when no write can happen in between"
-
-    def run(self, module: ModuleOp) -> PassStats:
-        stats = PassStats(self.name)
-        for func in functions(module):
-            removed = 0
-            for region in func.regions:
-                for block in region.blocks:
-                    removed += self._block(block, {})
-            if removed:
-                stats.per_function[func.sym_name.data] += removed
-        return stats
 
     def _block(self, block: Block, available: dict) -> int:
         removed = 0

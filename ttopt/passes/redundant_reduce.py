@@ -18,14 +18,13 @@ that are identical op for op; this pass adds commuted combiners and runs after
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.traits import Commutative
 
 from ..analysis.effects import is_pure
 from ..dialects.scf import ForOp, IfOp, WhileOp
 from ..dialects.tt import ReduceOp, ScanOp
-from .base import ModulePass, PassStats, erase_op, functions
+from .base import FunctionWalkPass, erase_op
 
 _REDUCTIONS = (ReduceOp, ScanOp)
 _INHERITS = (IfOp, ForOp, WhileOp, ReduceOp, ScanOp)  # pure reuse is fine inside loops too
@@ -128,21 +127,12 @@ def _ops_equivalent(oa: Operation, ob: Operation, mapping) -> bool:
     return True
 
 
-class RedundantReduce(ModulePass):
+class RedundantReduce(FunctionWalkPass):
     name = "redundant-reduce"
     summary = "replace a tt.reduce/tt.scan by an earlier one with the same operands, axis and an equivalent combiner"
 
-    def run(self, module: ModuleOp) -> PassStats:
-        stats = PassStats(self.name)
-        for func in functions(module):
-            removed = 0
-            self.numbering = ValueNumbering()
-            for region in func.regions:
-                for block in region.blocks:
-                    removed += self._block(block, {})
-            if removed:
-                stats.per_function[func.sym_name.data] += removed
-        return stats
+    def begin_function(self, func) -> None:
+        self.numbering = ValueNumbering()
 
     def _block(self, block: Block, available: dict[tuple, list[Operation]]) -> int:
         removed = 0
