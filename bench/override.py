@@ -39,7 +39,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from bench.layout import build_override_dir
 from bench.report import markdown_table, plot, speedups, write_jsonl
@@ -55,30 +54,67 @@ def model_name(kernel_dir: pathlib.Path) -> str:
     return kernel_dir.parent.name if kernel_dir.name == "kernels" else kernel_dir.name
 
 
-def run_phase(phase: str, entries: list[dict], work: pathlib.Path, env: dict, tag: str,
+def run_phase(phase: str, entries: list[dict], work: pathlib.Path, env, tag: str,
               workers: int = 1, runs: int = 50, rep_ms: float = 20.0) -> dict:
-    """Run `bench.runner PHASE` over `entries` in `workers` processes; merge their results."""
+    """Run `bench.runner PHASE` over `entries` in `workers` processes, with a progress bar;
+    merge their results."""
     shards = [entries[i::workers] for i in range(workers)] if workers > 1 else [entries]
     shards = [s for s in shards if s]
-
-    def one(i_shard):
-        i, shard = i_shard
+    procs = []
+    for i, shard in enumerate(shards):
         spec = work / f"{tag}.{i}.spec.json"
         result = work / f"{tag}.{i}.result.json"
         spec.write_text(json.dumps({"kernels": shard, "work": str(work), "result": str(result),
                                     "runs": runs, "rep_ms": rep_ms}))
-        proc_env = dict(os.environ, **env(i) if callable(env) else env)
+        proc_env = dict(os.environ, **(env(i) if callable(env) else env))
         proc_env["PYTHONPATH"] = str(ROOT) + os.pathsep + proc_env.get("PYTHONPATH", "")
-        with open(work / f"{tag}.{i}.log", "w") as logf:
-            subprocess.run([sys.executable, "-m", "bench.runner", phase, str(spec)],
-                           env=proc_env, stdout=logf, stderr=subprocess.STDOUT, cwd=ROOT)
-        return json.loads(result.read_text()) if result.exists() else {}
-
+        logf = open(work / f"{tag}.{i}.log", "w")
+        procs.append((subprocess.Popen([sys.executable, "-m", "bench.runner", phase, str(spec)],
+                                       env=proc_env, stdout=logf, stderr=subprocess.STDOUT, cwd=ROOT),
+                      logf, result, work / f"{tag}.{i}.log"))
+    bar = _progress(len(entries), tag)
+    done = 0
+    while any(p.poll() is None for p, *_ in procs):
+        time.sleep(0.5)
+        now = sum(path.read_text(errors="replace").count(f"[{phase}] ") for *_, path in procs)
+        bar(now - done)
+        done = now
+    bar(None)
     merged: dict = {}
-    with ThreadPoolExecutor(max_workers=len(shards) or 1) as ex:
-        for part in ex.map(one, enumerate(shards)):
-            merged.update(part)
+    for p, logf, result, _ in procs:
+        logf.close()
+        if result.exists():
+            merged.update(json.loads(result.read_text()))
     return merged
+
+
+def _progress(total: int, tag: str):
+    """A tqdm bar on stderr when tqdm is there, else a line every 10%."""
+    try:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, desc=tag, file=sys.stderr, leave=True)
+
+        def update(n):
+            if n is None:
+                bar.close()
+            elif n:
+                bar.update(n)
+
+        return update
+    except ImportError:
+        state = {"done": 0, "shown": -1}
+
+        def update(n):
+            if n is None:
+                return
+            state["done"] += n
+            pct = 100 * state["done"] // max(total, 1)
+            if pct // 10 != state["shown"] // 10:
+                state["shown"] = pct
+                print(f"[{tag}] {state['done']}/{total}", file=sys.stderr, flush=True)
+
+        return update
 
 
 def _count(pattern: str, path: pathlib.Path) -> int:
