@@ -177,6 +177,11 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             raise TTOptError(f"cyclic location alias '{name}'", filename, ln, col)
         in_progress.add(name)
         body, offset = raw[name]
+        loc = _fast_loc(body, lambda n: resolve(n, offset), cache)
+        if loc is not None:
+            in_progress.discard(name)
+            values[name] = loc
+            return loc
 
         def where(msg: str, _off=offset):
             ln, col = line_col(text, _off)
@@ -193,6 +198,38 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
     for name in raw:
         resolve(name)
     return stripped, LocAliasTable(values, lines)
+
+
+_FILE_LOC = re.compile(r'"([^"\\]*)":(\d+):(\d+)')
+_NAME_LOC = re.compile(r'"([^"\\]*)"\((#[\w$.-]+)\)')
+_CALLSITE = re.compile(r"callsite\((#[\w$.-]+) at (#[\w$.-]+)\)")
+
+
+def _fast_loc(body: str, resolve, cache: dict):
+    """The four forms nearly every alias has, without tokenizing; None for anything else."""
+    m = _FILE_LOC.fullmatch(body)
+    if m:
+        key = (m.group(1), int(m.group(2)), int(m.group(3)))
+        loc = cache.get(key)
+        if loc is None:
+            loc = cache[key] = FileLineColLoc(_cached_str(cache, key[0]), IntAttr(key[1]), IntAttr(key[2]))
+        return loc
+    m = _NAME_LOC.fullmatch(body)
+    if m:
+        return NameLoc(_cached_str(cache, m.group(1)), resolve(m.group(2)))
+    m = _CALLSITE.fullmatch(body)
+    if m:
+        return CallSiteLoc(resolve(m.group(1)), resolve(m.group(2)))
+    if body == "unknown":
+        return UnknownLoc()
+    return None
+
+
+def _cached_str(cache: dict, s: str) -> StringAttr:
+    attr = cache.get(s)
+    if attr is None:
+        attr = cache[s] = StringAttr(s)
+    return attr
 
 
 _MODULE_RE = re.compile(r"^\s*(module|\"builtin\.module\"|builtin\.module|tt\.func)\b", re.MULTILINE)

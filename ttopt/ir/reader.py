@@ -42,6 +42,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import make_context
 from ..errors import TTOptError, line_col
+from .fast_ops import try_fast_op, try_fast_store
 from .lexer import FastMLIRLexer
 from .locations import LocAliasTable, extract_loc_aliases
 
@@ -106,7 +107,10 @@ class TritonParser(Parser):
 
     # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
     def _register_ssa_definition(self, name, values, span):  # type: ignore[override]
-        super()._register_ssa_definition(name, values, span)
+        if name in self.ssa_values or name in self.forward_ssa_references:
+            super()._register_ssa_definition(name, values, span)  # errors, forward uses
+        else:
+            self.ssa_values[name] = tuple(values)
         if _VALID_NAME.fullmatch(name):
             for v in values:
                 v._name = name  # noqa: SLF001
@@ -121,6 +125,22 @@ class TritonParser(Parser):
 
     def parse_operation(self):  # type: ignore[override]
         start = self._current_token.span.start
+        kind = self._current_token.kind
+        fast = None
+        if kind == MLIRTokenKind.PERCENT_IDENT:
+            fast = try_fast_op(self, start)
+        elif kind == MLIRTokenKind.BARE_IDENT and self._text.startswith("tt.store ", start):
+            fast = try_fast_store(self, start)
+        if fast is not None:  # a common one-line op (ttopt.ir.fast_ops)
+            op, end = fast
+            self._resume_from(end)
+            name = self._trailing_locs.get(end)
+            if name is not None:
+                op.location = self.attribute_aliases[name]
+            else:
+                ln, col = self._line_col(start)
+                op.location = FileLineColLoc(StringAttr(self._name), IntAttr(ln), IntAttr(col))
+            return op
         op = super().parse_operation()
         if self._trailing_locs:
             name = self._trailing_locs.get(self._end_of_line_of_last_token())

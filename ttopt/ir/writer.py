@@ -16,11 +16,12 @@ from xdsl.dialects.builtin import (
     IntegerType,
     LocationAttr,
     ModuleOp,
+    TensorType,
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.printer import Printer
 
-from ..dialects.tt import OpaqueBodyAttr
+from ..dialects.tt import OpaqueBodyAttr, PointerType
 from .reader import TritonModule
 
 
@@ -31,6 +32,16 @@ class TritonPrinter(Printer):
         super().__init__(stream=stream, print_debuginfo=True)
         self._attr_names = attr_names
         self._loc_names = loc_names
+        self._type_text: dict[Attribute, str] = {}
+        self._write = stream.write
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        # the common case (no newline) without xDSL's per-call `print(..., file=...)`
+        if "\n" not in text:
+            self._current_column += len(text)
+            self._write(text)
+            return
+        super().print_string(text, indent=indent)
 
     # --- SSA names: the input's names, kept unique within each isolated scope
     def print_ssa_value(self, value: SSAValue) -> str:
@@ -84,7 +95,19 @@ class TritonPrinter(Printer):
         self.print_string(" = ")
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if isinstance(attribute, LocationAttr):
+        kind = _KINDS.get(type(attribute))
+        if kind is None:
+            kind = _KINDS[type(attribute)] = _attribute_kind(attribute)
+        if kind == "type":
+            # types repeat hundreds of times per kernel: print each once
+            text = self._type_text.get(attribute)
+            if text is None:
+                sub = TritonPrinter(io.StringIO(), self._attr_names, self._loc_names)
+                Printer.print_attribute(sub, attribute)
+                text = self._type_text[attribute] = sub.stream.getvalue()
+            self.print_string(text)
+            return
+        if kind == "loc":
             name = self._loc_names.get(attribute)
             if name is not None:
                 if self.printing_location:
@@ -92,15 +115,31 @@ class TritonPrinter(Printer):
                 else:
                     self.print_string(f"loc({name})")
                 return
-        elif isinstance(attribute, OpaqueBodyAttr):
+        elif kind == "layout":
             name = self._attr_names.get(attribute)
             if name is not None:
                 self.print_string(name)
                 return
-        elif isinstance(attribute, DenseIntOrFPElementsAttr):
+        elif kind == "dense":
             if _print_splat(self, attribute):
                 return
         super().print_attribute(attribute)
+
+
+_KINDS: dict[type, str] = {}
+
+
+def _attribute_kind(attribute: Attribute) -> str:
+    """How the printer treats attributes of this class (decided once per class)."""
+    if isinstance(attribute, TensorType | PointerType):
+        return "type"
+    if isinstance(attribute, LocationAttr):
+        return "loc"
+    if isinstance(attribute, OpaqueBodyAttr):
+        return "layout"
+    if isinstance(attribute, DenseIntOrFPElementsAttr):
+        return "dense"
+    return "other"
 
 
 def _is_group(op: Operation) -> bool:

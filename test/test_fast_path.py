@@ -1,0 +1,61 @@
+"""The reader's fast path for common one-line ops (ttopt.ir.fast_ops) builds exactly what the
+full parser builds: same printed text, on corpus files and on lines it must refuse."""
+
+import pytest
+
+import ttopt
+import ttopt.ir.reader as reader
+from conftest import CORPUS, corpus_files, corpus_id
+
+SAMPLE = corpus_files()[::40] + sorted((CORPUS / "small").glob("*.tt*ir"))
+
+
+def _slow(monkeypatch, text, name):
+    monkeypatch.setattr(reader, "try_fast_op", lambda p, s: None)
+    monkeypatch.setattr(reader, "try_fast_store", lambda p, s: None)
+    return ttopt.optimize(text, [], name)
+
+
+@pytest.mark.parametrize("path", SAMPLE, ids=[corpus_id(p) for p in SAMPLE])
+def test_fast_path_prints_what_the_full_parser_prints(path, monkeypatch):
+    text = path.read_text()
+    fast = ttopt.optimize(text, [], str(path))
+    assert fast == _slow(monkeypatch, text, str(path))
+
+
+EDGE = """module {
+  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<i1>, %n: i32) {
+    %0 = arith.constant 7 : i32
+    %true = arith.constant true
+    %c-1_i64 = arith.constant -1 : i64
+    %cst = arith.constant dense<0xFF800000> : tensor<4xf32>
+    %cst_0 = arith.constant dense<9.99999997E-7> : tensor<4xf32>
+    %cst_1 = arith.constant dense<-3> : tensor<4xi32>
+    %cst_2 = arith.constant dense<true> : tensor<4xi1>
+    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %s = tt.splat %p : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
+    %a = tt.addptr %s, %r : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
+    %x = tt.load %a, %cst_2, %cst cacheModifier = cg evictionPolicy = evict_last : tensor<4x!tt.ptr<f32>>
+    %e = tt.expand_dims %x {axis = 0 : i32} : tensor<4xf32> -> tensor<1x4xf32>
+    %m = arith.cmpf ogt, %x, %cst_0 : tensor<4xf32>
+    %y = arith.select %m, %x, %cst : tensor<4xi1>, tensor<4xf32>
+    %pid = tt.get_program_id y : i32
+    %z = arith.addi %pid, %0 : i32
+    %w = arith.sitofp %z : i32 to f32
+    tt.store %a, %y, %m evictionPolicy = evict_first : tensor<4x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"""
+
+
+def test_fast_path_edge_cases_match(monkeypatch):
+    fast = ttopt.optimize(EDGE, [], "edge.ttir")
+    assert fast == _slow(monkeypatch, EDGE, "edge.ttir")
+    assert "dense<0xFF800000>" in fast and "dense<9.99999997E-7>" not in fast
+
+
+def test_fast_path_leaves_errors_to_the_full_parser():
+    bad = EDGE.replace("%z = arith.addi %pid, %0 : i32", "%z = arith.addi %pid, %0 : i64")
+    with pytest.raises(ttopt.TTOptError, match="i64"):
+        ttopt.optimize(bad, [], "bad.ttir")

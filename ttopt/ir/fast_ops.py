@@ -1,0 +1,373 @@
+"""A fast path for the few op shapes that make up most of Triton IR.
+
+Three quarters of the ops in Inductor kernels are one-line ops of a handful of shapes
+(``%r = arith.addi %a, %b : T``, ``%r = tt.splat %x : T -> U``, ``%c = arith.constant 0 :
+i32`` ...).  For such a line, :func:`try_fast_op` matches the whole line with one regular
+expression, looks its operands up among the values already defined, takes its types from the
+parser's type cache, and builds the op directly, without tokenizing.  Anything it is not sure
+about (an unknown type text, a forward reference, a type mismatch, an attribute it does not
+expect, an inline location) makes it return ``None``, and the op goes through the full parser,
+which also produces the error messages.  The result is the same op either way; the corpus
+round trip and cubin-identity tests hold it to that.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    i64,
+)
+from xdsl.utils.lexer import Span
+
+from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES, ConstantOp, SelectOp, _CompareOp
+from ..dialects.base import int_attr
+from ..dialects.families import ArrowOp, BinaryOp, CastOp
+from ..dialects.tt import (
+    CACHE_MODIFIER,
+    EVICTION_POLICY,
+    PROGRAM_DIM,
+    AddPtrOp,
+    GetNumProgramsOp,
+    GetProgramIdOp,
+    LoadOp,
+    MakeRangeOp,
+    i1_like,
+    loaded_type,
+    mask_type,
+)
+
+_NAME = r"%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)"
+LINE = re.compile(r"(" + _NAME + r") = ([a-z_]+\.[a-z_.]+) ([^\n]*?)[ \t]*(?=\n|\Z)")
+_BINARY = re.compile(r"(" + _NAME + r"), (" + _NAME + r") : (.+)")
+_ARROW = re.compile(r"(" + _NAME + r")(?: \{axis = (\d+) : i32\})? : (.+?) -> (.+)")
+_CAST = re.compile(r"(" + _NAME + r") : (.+?) to (.+)")
+_ADDPTR = re.compile(r"(" + _NAME + r"), (" + _NAME + r") : (.+)")
+_COMPARE = re.compile(r"([a-z]+), (" + _NAME + r"), (" + _NAME + r") : (.+)")
+_CONSTANT = re.compile(r"(-?\d+|true|false) : (i\d+|index)")
+_DENSE = re.compile(r"dense<(-?[0-9][0-9.eE+-]*|-?0x[0-9A-Fa-f]+|true|false)> : (tensor<.+>)")
+_LOAD = re.compile(
+    r"(" + _NAME + r")(?:, (" + _NAME + r"))?(?:, (" + _NAME + r"))?"
+    r"(?: cacheModifier = ([a-z]+))?(?: evictionPolicy = ([a-z_]+))? : (.+)"
+)
+_RANGE = re.compile(r"\{end = (\d+) : i32, start = (\d+) : i32\} : (.+)")
+_SELECT = re.compile(r"(" + _NAME + r"), (" + _NAME + r"), (" + _NAME + r") : (.+)")
+_PROGRAM = re.compile(r"([xyz]) : (i32)")
+
+_SCALARS = {
+    "i1": IntegerType(1), "i8": IntegerType(8), "i16": IntegerType(16), "i32": IntegerType(32),
+    "i64": IntegerType(64), "f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
+    "f64": Float64Type(), "index": IndexType(),
+}
+
+
+@lru_cache(maxsize=None)
+def _kind(cls) -> str | None:
+    if issubclass(cls, BinaryOp):
+        return "binary"
+    if issubclass(cls, ArrowOp):
+        plain = cls._parse_middle.__func__ is CastOp._parse_middle.__func__
+        return "arrow" if plain else None
+    if issubclass(cls, CastOp):
+        plain = cls._parse_middle.__func__ is CastOp._parse_middle.__func__
+        return "cast" if plain else None
+    if cls is AddPtrOp:
+        return "addptr"
+    if issubclass(cls, _CompareOp):
+        return "compare"
+    if cls is ConstantOp:
+        return "constant"
+    if cls is LoadOp:
+        return "load"
+    if cls is MakeRangeOp:
+        return "make_range"
+    if cls is SelectOp:
+        return "select"
+    if cls in (GetProgramIdOp, GetNumProgramsOp):
+        return "program_dim"
+    return None
+
+
+def _split_top(text: str, sep: str = ", ") -> list[str]:
+    """Split at `sep` outside <...> brackets."""
+    parts, depth, last, i = [], 0, 0, 0
+    n, k = len(text), len(sep)
+    while i < n:
+        c = text[i]
+        if c == "<":
+            depth += 1
+        elif c == ">" and text[i - 1] != "-":
+            depth -= 1
+        elif depth == 0 and text.startswith(sep, i):
+            parts.append(text[last:i])
+            i += k
+            last = i
+            continue
+        i += 1
+    parts.append(text[last:])
+    return parts
+
+
+def try_fast_op(parser, start: int):
+    """Parse the op line at `start` if it has a common shape; None to use the full parser."""
+    text = parser._text  # noqa: SLF001
+    m = LINE.match(text, start)
+    if m is None:
+        return None
+    result_name, op_name, tail = m.groups()
+    if "loc(" in tail or '"' in tail:
+        return None
+    cls = parser.ctx.get_optional_op(op_name)
+    if cls is None:
+        return None
+    kind = _kind(cls)
+    if kind is None:
+        return None
+    types = parser._type_cache  # noqa: SLF001
+    tail_start = m.start(3)
+
+    def typ(t: str, rel: int):
+        """The type spelled `t` at `tail_start + rel`: from the cache, else parsed there."""
+        found = _SCALARS.get(t) or types.get(t)
+        if found is not None or not t.startswith(("tensor<", "!")):
+            return found
+        at = tail_start + rel
+        parser._resume_from(at)  # noqa: SLF001
+        parsed = parser.parse_type()
+        if parser._current_token.span.start < at + len(t):  # noqa: SLF001
+            return None
+        return parsed
+
+    def value(name: str, expected):
+        vals = parser.ssa_values.get(name[1:])
+        if vals is None or len(vals) != 1 or vals[0].type != expected:
+            return None
+        return vals[0]
+
+    props: dict = {}
+    if kind == "binary":
+        mm = _BINARY.fullmatch(tail)
+        if not mm or not (t := typ(mm.group(3), mm.start(3))):
+            return None
+        a, b = value(mm.group(1), t), value(mm.group(2), t)
+        if a is None or b is None:
+            return None
+        op = cls.build([a, b], [t])
+    elif kind in ("arrow", "cast"):
+        mm = (_ARROW if kind == "arrow" else _CAST).fullmatch(tail)
+        if not mm:
+            return None
+        if kind == "arrow":
+            x_name, axis, t_in, t_out = mm.groups()
+            if axis is not None:
+                if "axis" not in cls._property_names():
+                    return None
+                props["axis"] = int_attr(int(axis))
+            i_in, i_out = mm.start(3), mm.start(4)
+        else:
+            x_name, t_in, t_out = mm.groups()
+            i_in, i_out = mm.start(2), mm.start(3)
+        src_t, res_t = typ(t_in, i_in), typ(t_out, i_out)
+        if not src_t or not res_t or (x := value(x_name, src_t)) is None:
+            return None
+        op = cls.build([x], [res_t], props)
+    elif kind == "addptr":
+        mm = _ADDPTR.fullmatch(tail)
+        if not mm:
+            return None
+        type_texts = _split_top(mm.group(3))
+        if len(type_texts) != 2:
+            return None
+        pt = typ(type_texts[0], mm.start(3))
+        ot = typ(type_texts[1], mm.start(3) + len(type_texts[0]) + 2)
+        if not pt or not ot:
+            return None
+        p, o = value(mm.group(1), pt), value(mm.group(2), ot)
+        if p is None or o is None:
+            return None
+        op = cls.build([p, o], [pt])
+    elif kind == "compare":
+        mm = _COMPARE.fullmatch(tail)
+        table = CMPI_PREDICATES if op_name == "arith.cmpi" else CMPF_PREDICATES
+        if not mm or mm.group(1) not in table or not (t := typ(mm.group(4), mm.start(4))):
+            return None
+        a, b = value(mm.group(2), t), value(mm.group(3), t)
+        if a is None or b is None:
+            return None
+        op = cls.build([a, b], [i1_like(t)], {"predicate": int_attr(table[mm.group(1)], i64)})
+    elif kind == "load":
+        mm = _LOAD.fullmatch(tail)
+        if not mm or not (pt := typ(mm.group(6), mm.start(6))):
+            return None
+        try:
+            rt = loaded_type(pt)
+        except ValueError:
+            return None
+        names = [n for n in mm.group(1, 2, 3) if n is not None]
+        values = [value(n, t) for n, t in zip(names, [pt, mask_type(pt), rt])]
+        if any(v is None for v in values):
+            return None
+        if mm.group(4):
+            if mm.group(4) not in CACHE_MODIFIER:
+                return None
+            props["cache"] = int_attr(CACHE_MODIFIER[mm.group(4)])
+        if mm.group(5):
+            if mm.group(5) not in EVICTION_POLICY:
+                return None
+            props["evict"] = int_attr(EVICTION_POLICY[mm.group(5)])
+        props["operandSegmentSizes"] = _segments(len(values))
+        op = cls.build(values, [rt], props)
+    elif kind == "make_range":
+        mm = _RANGE.fullmatch(tail)
+        if not mm or not (t := typ(mm.group(3), mm.start(3))):
+            return None
+        op = cls.build([], [t], {"end": int_attr(int(mm.group(1))), "start": int_attr(int(mm.group(2)))})
+    elif kind == "select":
+        mm = _SELECT.fullmatch(tail)
+        if not mm:
+            return None
+        type_texts = _split_top(mm.group(4))
+        if len(type_texts) == 1:
+            ct, t = IntegerType(1), typ(type_texts[0], mm.start(4))
+        elif len(type_texts) == 2:
+            ct = typ(type_texts[0], mm.start(4))
+            t = typ(type_texts[1], mm.start(4) + len(type_texts[0]) + 2)
+        else:
+            return None
+        if not ct or not t:
+            return None
+        vals = [value(mm.group(1), ct), value(mm.group(2), t), value(mm.group(3), t)]
+        if any(v is None for v in vals):
+            return None
+        op = cls.build(vals, [t])
+    elif kind == "program_dim":
+        mm = _PROGRAM.fullmatch(tail)
+        if not mm:
+            return None
+        op = cls.build([], [_SCALARS["i32"]], {"axis": int_attr(PROGRAM_DIM[mm.group(1)])})
+    elif tail.startswith("dense<"):  # constant splat
+        mm = _DENSE.fullmatch(tail)
+        if not mm or not (t := typ(mm.group(2), mm.start(2))):
+            return None
+        attr = splat_attr(t, mm.group(1))
+        if attr is None:
+            return None
+        op = cls.build([], [t], {"value": attr})
+    else:  # constant
+        mm = _CONSTANT.fullmatch(tail)
+        if not mm:
+            return None
+        lit, t = mm.group(1), _SCALARS[mm.group(2)]
+        if lit in ("true", "false"):
+            if t != IntegerType(1):
+                return None
+            v = int(lit == "true")
+        else:
+            v = int(lit)
+            if t == IntegerType(1):
+                return None
+        try:
+            attr = int_attr(v, t) if isinstance(t, IntegerType) else IntegerAttr(v, t)
+        except Exception:
+            return None  # out of range: the full parser reports it
+        op = cls.build([], [t], {"value": attr})
+    parser._register_ssa_definition(  # noqa: SLF001
+        result_name[1:], (op.results[0],), Span(start, start + len(result_name), parser.lexer.input)
+    )
+    return op, m.end()
+
+
+@lru_cache(maxsize=4)
+def _segments(n: int):
+    from xdsl.dialects.builtin import DenseArrayBase, i32
+
+    return DenseArrayBase.from_list(i32, [1, int(n > 1), int(n > 2)])
+
+
+def splat_attr(t, literal: str):
+    """``dense<literal> : t`` with every element equal (the reader's rules: hex is bits)."""
+    from xdsl.dialects.builtin import AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, TensorType
+
+    if not isinstance(t, TensorType):
+        return None
+    elem = t.element_type
+    size = getattr(elem, "compile_time_size", None)
+    if size is None:
+        return None
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    try:
+        if literal.lstrip("-")[:2] in ("0x", "0X"):
+            if not isinstance(elem, AnyFloat) or literal.startswith("-"):
+                return None
+            bits = int(literal, 16)
+            if bits >= 1 << (8 * size):
+                return None
+            one = bits.to_bytes(size, "little")
+        elif isinstance(elem, AnyFloat):
+            one = elem.pack([float(literal)])
+        elif isinstance(elem, IntegerType):
+            if literal in ("true", "false"):
+                if elem.width.data != 1:
+                    return None
+                v = int(literal == "true")
+            elif elem.width.data == 1 or not re.fullmatch(r"-?\d+", literal):
+                return None
+            else:
+                v = int(literal)
+            one = DenseIntOrFPElementsAttr.from_list(TensorType(elem, [1]), [v]).data.data
+        else:
+            return None
+    except Exception:
+        return None
+    return DenseIntOrFPElementsAttr(t, BytesAttr(one * n))
+
+
+_STORE_LINE = re.compile(
+    r"tt\.store (" + _NAME + r"), (" + _NAME + r")(?:, (" + _NAME + r"))?"
+    r"(?: cacheModifier = ([a-z]+))?(?: evictionPolicy = ([a-z_]+))? : ([^\n]+?)[ \t]*(?=\n|\Z)"
+)
+
+
+def try_fast_store(parser, start: int):
+    """``tt.store %p, %v(, %m)? ... : T`` on one line; None to use the full parser."""
+    from ..dialects.tt import StoreOp
+
+    text = parser._text  # noqa: SLF001
+    m = _STORE_LINE.match(text, start)
+    if m is None or "loc(" in m.group(6):
+        return None
+    t_text = m.group(6)
+    pt = _SCALARS.get(t_text) or parser._type_cache.get(t_text)  # noqa: SLF001
+    if pt is None:
+        return None
+    try:
+        vt = loaded_type(pt)
+    except ValueError:
+        return None
+    names = [n for n in m.group(1, 2, 3) if n is not None]
+    values = []
+    for n, t in zip(names, [pt, vt, mask_type(pt)]):
+        vals = parser.ssa_values.get(n[1:])
+        if vals is None or len(vals) != 1 or vals[0].type != t:
+            return None
+        values.append(vals[0])
+    props = {}
+    if m.group(4):
+        if m.group(4) not in CACHE_MODIFIER:
+            return None
+        props["cache"] = int_attr(CACHE_MODIFIER[m.group(4)])
+    if m.group(5):
+        if m.group(5) not in EVICTION_POLICY:
+            return None
+        props["evict"] = int_attr(EVICTION_POLICY[m.group(5)])
+    return StoreOp.build(values, [], props), m.end()
