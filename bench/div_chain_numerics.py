@@ -114,7 +114,7 @@ def main(argv=None) -> int:
     print(f"Samples per row: {args.n} draws; errors over those where the original form gives a "
           "finite non-zero result; last column: of those, how many the rewritten form turns "
           "into inf/0/NaN (overflow/underflow of the product).  Reference: long double.\n")
-    print(f"| dtype | range | expression | max rel err before | max rel err after | 99.99% after | inf/0 only after |")
+    print("| dtype | range | expression | max rel err before | max rel err after | 99.99% after | inf/0 only after |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(

@@ -1,14 +1,13 @@
 """The passes on the real Inductor kernels the issues name: the rewrite happens, Triton 3.6
 accepts the result, it compiles to a cubin, and the PTX has the expected fewer instructions."""
 
-import json
 import re
 
 import pytest
 
 import ttopt
 from conftest import CORPUS, corpus_id, num_warps_for
-from ttopt.oracle import compile_to_cubin, triton_accepts
+from ttopt.oracle import triton_accepts
 
 INDUCTOR = CORPUS / "inductor-triton3.6-h200"
 

@@ -6,8 +6,6 @@ unregistered ops: an op Triton would not parse is an error here too).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin
 
@@ -19,11 +17,6 @@ from .tt import TT
 from .ttg import TTG, TTNG
 
 DIALECTS = (Builtin, Arith, Math, SCF, GPU, UB, TT, TTG, TTNG)
-
-
-@lru_cache(maxsize=1)
-def _ops_count() -> int:
-    return sum(len(list(d.operations)) for d in DIALECTS)
 
 
 def make_context() -> Context:

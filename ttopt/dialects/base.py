@@ -20,14 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerAttr,
     IntegerType,
     i32,
-    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
@@ -193,7 +191,4 @@ __all__ = [
     "print_types",
     "enum_name",
     "get_int",
-    "i32",
-    "i64",
-    "ClassVar",
 ]

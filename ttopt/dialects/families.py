@@ -71,7 +71,6 @@ class SameTypeOp(TritonOp):
     """
 
     ARITY: ClassVar[int] = 2
-    FLAGS: ClassVar[bool] = False
 
     ins = var_operand_def()
     result = result_def()

@@ -6,7 +6,7 @@ Loops and ifs have the memory effects of their bodies (``RecursiveMemoryEffect``
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IndexType, i1
-from xdsl.ir import Attribute, Block, Dialect, Region
+from xdsl.ir import Attribute, Dialect, Region
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,

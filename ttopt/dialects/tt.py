@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
     IntAttr,
     IntegerAttr,
-    IntegerType,
     StringAttr,
     TensorType,
     UnitAttr,
@@ -66,7 +64,7 @@ from .base import (
     print_types,
     resolve_all,
 )
-from .families import ArrowOp, BinaryOp, CastOp, FunctionalTypeOp, TypedReturnOp, UnaryOp
+from .families import ArrowOp, BinaryOp, FunctionalTypeOp, TypedReturnOp, UnaryOp
 
 # ---------------------------------------------------------------------------- enums
 CACHE_MODIFIER = {"none": 1, "ca": 2, "cg": 3, "wb": 4, "cs": 5, "wt": 6, "cv": 7}
@@ -145,10 +143,6 @@ def opaque_attr(attr_name: str, is_type: bool = False) -> type[OpaqueBodyAttr]:
 TensorDescType = opaque_attr("tt.tensordesc", is_type=True)
 
 
-def element_of(typ: Attribute) -> Attribute:
-    return typ.element_type if isinstance(typ, TensorType) else typ
-
-
 def with_element(typ: Attribute, elem: Attribute) -> Attribute:
     """``typ`` with its element type replaced (scalars: ``elem`` itself)."""
     if isinstance(typ, TensorType):
@@ -158,10 +152,6 @@ def with_element(typ: Attribute, elem: Attribute) -> Attribute:
 
 def i1_like(typ: Attribute) -> Attribute:
     return with_element(typ, i1)
-
-
-def i32_like(typ: Attribute) -> Attribute:
-    return with_element(typ, i32)
 
 
 def loaded_type(ptr_type: Attribute) -> Attribute:
@@ -1354,4 +1344,4 @@ TT = Dialect(
     [PointerType, TensorDescType],
 )
 
-__all__ = ["TT", "PointerType", "LoadOp", "StoreOp", "ReduceOp", "ScanOp", "Sequence"]
+__all__ = ["TT", "PointerType", "LoadOp", "StoreOp", "ReduceOp", "ScanOp"]
