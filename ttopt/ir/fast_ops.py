@@ -215,14 +215,8 @@ def try_fast_op(parser, start: int):
         values = [value(n, t) for n, t in zip(names, [pt, mask_type(pt), rt])]
         if any(v is None for v in values):
             return None
-        if mm.group(4):
-            if mm.group(4) not in CACHE_MODIFIER:
-                return None
-            props["cache"] = int_attr(CACHE_MODIFIER[mm.group(4)])
-        if mm.group(5):
-            if mm.group(5) not in EVICTION_POLICY:
-                return None
-            props["evict"] = int_attr(EVICTION_POLICY[mm.group(5)])
+        if not _cache_evict(mm.group(4), mm.group(5), props):
+            return None
         props["operandSegmentSizes"] = _segments(len(values))
         op = cls.build(values, [rt], props)
     elif kind == "make_range":
@@ -283,6 +277,19 @@ def try_fast_op(parser, start: int):
         result_name[1:], (op.results[0],), Span(start, start + len(result_name), parser.lexer.input)
     )
     return op, m.end()
+
+
+def _cache_evict(cache: str | None, evict: str | None, props: dict) -> bool:
+    """Put the `cacheModifier` / `evictionPolicy` keywords into `props`; False if unknown."""
+    if cache:
+        if cache not in CACHE_MODIFIER:
+            return False
+        props["cache"] = int_attr(CACHE_MODIFIER[cache])
+    if evict:
+        if evict not in EVICTION_POLICY:
+            return False
+        props["evict"] = int_attr(EVICTION_POLICY[evict])
+    return True
 
 
 @lru_cache(maxsize=4)
@@ -361,13 +368,7 @@ def try_fast_store(parser, start: int):
         if vals is None or len(vals) != 1 or vals[0].type != t:
             return None
         values.append(vals[0])
-    props = {}
-    if m.group(4):
-        if m.group(4) not in CACHE_MODIFIER:
-            return None
-        props["cache"] = int_attr(CACHE_MODIFIER[m.group(4)])
-    if m.group(5):
-        if m.group(5) not in EVICTION_POLICY:
-            return None
-        props["evict"] = int_attr(EVICTION_POLICY[m.group(5)])
+    props: dict = {}
+    if not _cache_evict(m.group(4), m.group(5), props):
+        return None
     return StoreOp.build(values, [], props), m.end()
