@@ -35,6 +35,7 @@ import os
 import pathlib
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -253,8 +254,6 @@ def main(argv=None) -> int:
                for k, p in PTX_PATTERNS.items()}
         override_applied = all(a == b2 for a, b2 in applied.values()) and (opt_dump / f"{e['name']}.{stage}").exists()
         med, eq1 = speedups(b["times_ms"], o["times_ms"])
-        import statistics
-
         rows.append({
             "model": e["model"], "kernel": e["name"], "passes": args.passes, "rewrites": e["rewrites"],
             "t_before_ms": statistics.median(b["times_ms"]), "t_after_ms": statistics.median(o["times_ms"]),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i32
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -103,7 +103,7 @@ class LocalLoadOp(TritonOp):
         rt = parser.parse_type()
         values = [parser.resolve_operand(s, st)]
         if tok is not None:
-            values.append(parser.resolve_operand(tok, AsyncTokenType.new((_empty(),))))
+            values.append(parser.resolve_operand(tok, _token_type()))
         return cls.build(values, [rt], props, attrs)
 
     def print(self, printer: Printer):
@@ -119,10 +119,15 @@ class LocalLoadOp(TritonOp):
         printer.print_attribute(self.result.type)
 
 
-def _empty():
-    from xdsl.dialects.builtin import StringAttr
+def _token_type():
+    """``!ttg.async.token`` (built once)."""
+    global _TOKEN
+    if _TOKEN is None:
+        _TOKEN = AsyncTokenType.new((StringAttr(""),))
+    return _TOKEN
 
-    return StringAttr("")
+
+_TOKEN = None
 
 
 @irdl_op_definition
@@ -256,7 +261,7 @@ class AsyncCopyGlobalToLocalOp(TritonOp):
         props["operandSegmentSizes"] = DenseArrayBase.from_list(
             i32, [1, 1, int(mask is not None), int(other is not None)]
         )
-        return cls.build(values, [AsyncTokenType.new((_empty(),))], props, attrs)
+        return cls.build(values, [_token_type()], props, attrs)
 
     def print(self, printer: Printer):
         printer.print_string(" ")
@@ -292,7 +297,7 @@ class AsyncCommitGroupOp(TritonOp):
         if parser.parse_optional_keyword("tokens") is not None:
             ops = parse_operand_list(parser)
         props, attrs = cls.parse_attr_dict(parser)
-        tok = AsyncTokenType.new((_empty(),))
+        tok = _token_type()
         return cls.build(resolve_all(parser, ops, [tok] * len(ops)), [tok], props, attrs)
 
     def print(self, printer: Printer):
@@ -315,7 +320,7 @@ class AsyncWaitOp(TritonOp):
     def parse(cls, parser: Parser):
         ops = parse_operand_list(parser)
         props, attrs = cls.parse_attr_dict(parser)
-        tok = AsyncTokenType.new((_empty(),))
+        tok = _token_type()
         return cls.build(resolve_all(parser, ops, [tok] * len(ops)), [tok], props, attrs)
 
     def print(self, printer: Printer):

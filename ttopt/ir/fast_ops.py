@@ -147,10 +147,7 @@ def try_fast_op(parser, start: int):
         return parsed
 
     def value(name: str, expected):
-        vals = parser.ssa_values.get(name[1:])
-        if vals is None or len(vals) != 1 or vals[0].type != expected:
-            return None
-        return vals[0]
+        return _defined(parser, name, expected)
 
     props: dict = {}
     if kind == "binary":
@@ -279,6 +276,15 @@ def try_fast_op(parser, start: int):
     return op, m.end()
 
 
+def _defined(parser, name: str, expected):
+    """The value already defined as `%name` if it has type `expected`, else None (a forward
+    reference or a type mismatch is left to the full parser)."""
+    vals = parser.ssa_values.get(name[1:])
+    if vals is None or len(vals) != 1 or vals[0].type != expected:
+        return None
+    return vals[0]
+
+
 def _cache_evict(cache: str | None, evict: str | None, props: dict) -> bool:
     """Put the `cacheModifier` / `evictionPolicy` keywords into `props`; False if unknown."""
     if cache:
@@ -362,12 +368,9 @@ def try_fast_store(parser, start: int):
     except ValueError:
         return None
     names = [n for n in m.group(1, 2, 3) if n is not None]
-    values = []
-    for n, t in zip(names, [pt, vt, mask_type(pt)]):
-        vals = parser.ssa_values.get(n[1:])
-        if vals is None or len(vals) != 1 or vals[0].type != t:
-            return None
-        values.append(vals[0])
+    values = [_defined(parser, n, t) for n, t in zip(names, [pt, vt, mask_type(pt)])]
+    if any(v is None for v in values):
+        return None
     props: dict = {}
     if not _cache_evict(m.group(4), m.group(5), props):
         return None
