@@ -1,26 +1,109 @@
+"""Where the tests find their IR.
+
+* ``FIXTURES`` (test/fixtures, in the repository): byte-identical copies of a few corpus files,
+  see test/fixtures/PROVENANCE.md.  Tests of specific kernels use these, so the default suite
+  needs nothing beside the checkout.
+* ``CORPUS`` (../shared/corpus beside the checkout): the whole corpus, 2803 IR files.  Only the
+  full-corpus sweeps need it; they are marked ``corpus`` (or parametrized with
+  ``corpus_params``) and are skipped with a reason when it is missing, or fail when the
+  environment variable ``CI`` is ``true`` (CI has the corpus: a missing one is a setup bug).
+  The pytest header says whether it was found.
+"""
+
+import functools
 import json
 import os
-import re
 import pathlib
+import re
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "test" / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpus"
+HAVE_CORPUS = CORPUS.is_dir()
+IN_CI = os.environ.get("CI", "").strip().lower() == "true"
+
+MISSING_CORPUS = "../shared/corpus not found beside the checkout: full-corpus tests skipped"
+MISSING_CORPUS_CI = (
+    f"../shared/corpus not found beside the checkout (looked at {CORPUS}) and CI=true: "
+    "CI must have the corpus, full-corpus tests fail"
+)
+
+# Inductor kernels: FIXTURES/inductor/<model>/<HASH>/<kernel>.<ext>,
+# CORPUS/inductor-triton3.6-h200/<model>/triton/<HASH>/<kernel>.<ext>
+_INDUCTOR = {FIXTURES: ("inductor", ""), CORPUS: ("inductor-triton3.6-h200", "triton")}
+
+
+# ---------------------------------------------------------------------------------------------
+# finding files
+
+
+def ir_files(root: pathlib.Path) -> list[pathlib.Path]:
+    """Every .ttir/.ttgir under ``root``, sorted."""
+    return sorted(list(root.rglob("*.ttir")) + list(root.rglob("*.ttgir")))
+
+
+@functools.lru_cache(maxsize=1)
+def _corpus_files() -> tuple[pathlib.Path, ...]:
+    return tuple(ir_files(CORPUS)) if HAVE_CORPUS else ()
 
 
 def corpus_files() -> list[pathlib.Path]:
-    files = sorted(CORPUS.rglob("*.ttir")) + sorted(CORPUS.rglob("*.ttgir"))
-    return sorted(files)
+    """Every IR file of the corpus, sorted; [] when the corpus is missing."""
+    return list(_corpus_files())
+
+
+def fixture_files() -> list[pathlib.Path]:
+    """Every IR file of test/fixtures, sorted."""
+    return ir_files(FIXTURES)
+
+
+def small(name: str, root: pathlib.Path = FIXTURES) -> pathlib.Path:
+    """A hand-written kernel of corpus/small, from the fixtures by default."""
+    return root / "small" / name
+
+
+def small_files(root: pathlib.Path = FIXTURES) -> list[pathlib.Path]:
+    return sorted((root / "small").glob("*.tt*ir"))
+
+
+def inductor_files(model: str, pattern: str, root: pathlib.Path = FIXTURES) -> list[pathlib.Path]:
+    """Files of one model's Inductor kernels whose name matches ``pattern`` (a glob), sorted."""
+    top, sub = _INDUCTOR[root]
+    return sorted((root / top / model / sub).glob(f"*/{pattern}"))
+
+
+def inductor_file(model: str, name: str, root: pathlib.Path = FIXTURES) -> pathlib.Path:
+    """The first (sorted) config's file ``name`` of a model's kernel.  Never raises at import: when
+    nothing matches, a path that does not exist, so the test using it fails, naming it."""
+    found = inductor_files(model, name, root)
+    return found[0] if found else root / _INDUCTOR[root][0] / model / "NOT-FOUND" / name
+
+
+def corpus_path_of(fixture: pathlib.Path) -> pathlib.Path:
+    """The corpus file a fixture was copied from."""
+    rel = fixture.relative_to(FIXTURES)
+    if rel.parts[0] == "small":
+        return CORPUS / rel
+    _, model, hash_dir, name = rel.parts
+    return CORPUS / "inductor-triton3.6-h200" / model / "triton" / hash_dir / name
 
 
 def corpus_id(path: pathlib.Path) -> str:
-    rel = path.relative_to(CORPUS)
+    """A readable test id for a corpus or fixture file: model/HASH[:6]/kernel[:70] or small/x."""
+    for root in (FIXTURES, CORPUS):
+        if path.is_relative_to(root):
+            rel = path.relative_to(root)
+            break
+    else:
+        return str(path)
     parts = rel.parts
-    # model/HASH/kernel.ext -> model/HASH[:8]/kernel.ext (ids stay readable)
-    if len(parts) == 5:  # inductor-.../model/triton/HASH/kernel.ext
+    if len(parts) == 5:  # corpus: inductor-.../model/triton/HASH/kernel.ext
         return f"{parts[1]}/{parts[3][:6]}/{parts[4][:70]}"
-    return str(rel)
+    if len(parts) == 4 and parts[0] == "inductor":  # fixtures: inductor/model/HASH/kernel.ext
+        return f"{parts[1]}/{parts[2][:6]}/{parts[3][:70]}"
+    return rel.as_posix()
 
 
 def num_warps_for(path: pathlib.Path) -> int | None:
@@ -36,6 +119,69 @@ def num_warps_for(path: pathlib.Path) -> int | None:
         if m:
             return int(m.group(1))
     return 4
+
+
+# ---------------------------------------------------------------------------------------------
+# parametrizing: never an empty list, never a crash at collection
+
+
+def file_params(files, *, what: str) -> list:
+    """``pytest.param``s for fixture files; a list that matched nothing becomes one failing case."""
+    files = list(files)
+    if not files:
+        return [pytest.param(None, id="no-files", marks=pytest.mark.no_files(what))]
+    return [pytest.param(p, id=corpus_id(p)) for p in files]
+
+
+def corpus_params(select, *, what: str) -> list:
+    """``pytest.param``s over the corpus, all marked ``corpus``.
+
+    ``select`` (a function, so nothing touches the corpus at import) returns the files.  With
+    no corpus: one case, skipped with MISSING_CORPUS (failed under CI=true); a corpus where
+    ``select`` finds nothing: one failing case.
+    """
+    if not HAVE_CORPUS:
+        return [pytest.param(None, id="corpus-missing", marks=pytest.mark.corpus)]
+    files = list(select())
+    if not files:
+        return [pytest.param(None, id="no-files", marks=[pytest.mark.corpus, pytest.mark.no_files(what)])]
+    return [pytest.param(p, id=corpus_id(p), marks=pytest.mark.corpus) for p in files]
+
+
+def require_corpus() -> None:
+    """Skip the calling test without the corpus (fail it under CI=true)."""
+    if not HAVE_CORPUS:
+        if IN_CI:
+            pytest.fail(MISSING_CORPUS_CI, pytrace=False)
+        pytest.skip(MISSING_CORPUS)
+
+
+# ---------------------------------------------------------------------------------------------
+# hooks
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "corpus: needs ../shared/corpus; skipped without it (failed when CI=true)"
+    )
+    config.addinivalue_line("markers", "no_files(what): a parameter list that matched no file; fails")
+
+
+def pytest_report_header(config):
+    if HAVE_CORPUS:
+        return f"corpus: found at {CORPUS} ({len(_corpus_files())} IR files); fixtures: {FIXTURES}"
+    state = "full-corpus tests FAIL (CI=true)" if IN_CI else "full-corpus tests skipped"
+    return f"corpus: NOT found (looked at {CORPUS}, i.e. ../shared/corpus beside the checkout): {state}; fixtures: {FIXTURES}"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    """Runs before the test body: a missing corpus skips (or fails), an empty selection fails."""
+    if item.get_closest_marker("corpus"):
+        require_corpus()
+    marker = item.get_closest_marker("no_files")
+    if marker:
+        pytest.fail(f"no file matched: {marker.args[0] if marker.args else '?'}", pytrace=False)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -1,19 +1,19 @@
 """The Python entry point and the pass registry."""
 
 import ttopt
-from conftest import CORPUS
+from conftest import small
 from ttopt.analysis.effects import may_write
 from ttopt.ir.reader import read_module
 
 
 def test_optimize_round_trip_is_idempotent():
-    text = (CORPUS / "small" / "matmul.ttgir").read_text()
+    text = small("matmul.ttgir").read_text()
     once = ttopt.optimize(text, [])
     assert ttopt.optimize(once, []) == once
 
 
 def test_run_pipeline_reports_stats_per_pass():
-    text = (CORPUS / "small" / "div_chain.ttir").read_text()
+    text = small("div_chain.ttir").read_text()
     result = ttopt.run_pipeline(text, ["redundant-load", "div-chain"])
     assert [s.name for s in result.stats] == ["redundant-load", "div-chain"]
     assert result.stats[0].total == 0

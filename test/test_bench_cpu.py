@@ -12,15 +12,14 @@ import ttopt
 from bench.layout import build_override_dir
 from bench.paper_suite import TABLE3, TABLE4, write_suite
 from bench.report import markdown_table, plot, speedups, write_jsonl
-from conftest import CORPUS
+from conftest import inductor_file, small
 from ttopt.oracle import triton_accepts
 
-COAT = next(
-    (CORPUS / "inductor-triton3.6-h200" / "coat_lite_mini.train" / "triton").glob(
-        "*/triton_red_fused__to_copy_native_layer_norm_backward_select_backward_view_4.ttir"
-    )
+# coat_lite_mini's kernel with an evict_last + evict_first load of one pointer (test/fixtures)
+COAT = inductor_file(
+    "coat_lite_mini.train", "triton_red_fused__to_copy_native_layer_norm_backward_select_backward_view_4.ttir"
 )
-ADD = CORPUS / "small" / "add.ttir"
+ADD = small("add.ttir")
 H1, H2 = "A" * 52, "B" * 52
 
 

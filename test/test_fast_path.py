@@ -1,13 +1,14 @@
 """The reader's fast path for common one-line ops (ttopt.ir.fast_ops) builds exactly what the
-full parser builds: same printed text, on corpus files and on lines it must refuse."""
+full parser builds: same printed text, on real kernels and on lines it must refuse.
+
+Real kernels: every IR file of test/fixtures (corpus/small and a spread of Inductor kernels),
+and, when ../shared/corpus is there, every 40th corpus file."""
 
 import pytest
 
 import ttopt
 import ttopt.ir.reader as reader
-from conftest import CORPUS, corpus_files, corpus_id
-
-SAMPLE = corpus_files()[::40] + sorted((CORPUS / "small").glob("*.tt*ir"))
+from conftest import corpus_files, corpus_params, file_params, fixture_files
 
 
 def _slow(monkeypatch, text, name):
@@ -16,11 +17,20 @@ def _slow(monkeypatch, text, name):
     return ttopt.optimize(text, [], name)
 
 
-@pytest.mark.parametrize("path", SAMPLE, ids=[corpus_id(p) for p in SAMPLE])
-def test_fast_path_prints_what_the_full_parser_prints(path, monkeypatch):
+def _same_either_way(path, monkeypatch):
     text = path.read_text()
     fast = ttopt.optimize(text, [], str(path))
     assert fast == _slow(monkeypatch, text, str(path))
+
+
+@pytest.mark.parametrize("path", file_params(fixture_files(), what="test/fixtures/**/*.tt*ir"))
+def test_fast_path_prints_what_the_full_parser_prints(path, monkeypatch):
+    _same_either_way(path, monkeypatch)
+
+
+@pytest.mark.parametrize("path", corpus_params(lambda: corpus_files()[::40], what="every 40th corpus file"))
+def test_fast_path_prints_what_the_full_parser_prints_on_the_corpus(path, monkeypatch):
+    _same_either_way(path, monkeypatch)
 
 
 EDGE = """module {

@@ -1,25 +1,22 @@
 """The passes on the real Inductor kernels the issues name: the rewrite happens, Triton 3.6
-accepts the result, it compiles to a cubin, and the PTX has the expected fewer instructions."""
+accepts the result, it compiles to a cubin, and the PTX has the expected fewer instructions.
+
+The kernels are test/fixtures' copies of the corpus files, every compiled config of each
+(test_corpus_roundtrip.py checks, with the corpus, that none is missing or changed)."""
 
 import re
 
 import pytest
 
 import ttopt
-from conftest import CORPUS, corpus_id, num_warps_for
+from conftest import file_params, inductor_files, num_warps_for
 from ttopt.oracle import triton_accepts
 
-INDUCTOR = CORPUS / "inductor-triton3.6-h200"
-
-COAT_DUP = sorted(
-    (INDUCTOR / "coat_lite_mini.train" / "triton").glob(
-        "*/triton_red_fused__to_copy_native_layer_norm_backward_select_backward_view_4.tt*ir"
-    )
+COAT_DUP = inductor_files(
+    "coat_lite_mini.train", "triton_red_fused__to_copy_native_layer_norm_backward_select_backward_view_4.tt*ir"
 )
 BERT_CHAINS = sorted(
-    p
-    for n in (7, 16, 17, 20)
-    for p in (INDUCTOR / "BERT_pytorch.train32" / "triton").glob(f"*/triton_per_fused_add_div_*_{n}.tt*ir")
+    p for n in (7, 16, 17, 20) for p in inductor_files("BERT_pytorch.train32", f"triton_per_fused_add_div_*_{n}.tt*ir")
 )
 
 
@@ -47,7 +44,7 @@ def test_corpus_kernels_found():
     assert len(COAT_DUP) >= 2 and len(BERT_CHAINS) >= 8
 
 
-@pytest.mark.parametrize("path", COAT_DUP, ids=[corpus_id(p) for p in COAT_DUP])
+@pytest.mark.parametrize("path", file_params(COAT_DUP, what="coat_lite_mini ..._view_4 in test/fixtures"))
 def test_redundant_load_on_coat_lite(path, tmp_path):
     text = path.read_text()
     result = ttopt.run_pipeline(text, ["redundant-load", "redundant-reduce"], str(path))
@@ -58,7 +55,7 @@ def test_redundant_load_on_coat_lite(path, tmp_path):
     assert loads(after) < loads(before)
 
 
-@pytest.mark.parametrize("path", BERT_CHAINS, ids=[corpus_id(p) for p in BERT_CHAINS])
+@pytest.mark.parametrize("path", file_params(BERT_CHAINS, what="BERT_pytorch add_div_*_7/16/17/20 in test/fixtures"))
 def test_div_chain_on_bert_layernorm_backward(path, tmp_path):
     text = path.read_text()
     result = ttopt.run_pipeline(text, ["div-chain"], str(path))
