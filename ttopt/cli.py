@@ -3,20 +3,30 @@
     ttopt-opt kernel.ttgir --pass redundant-load --pass redundant-reduce -o out.ttgir --stats
 
 Reads a file (or ``-`` for stdin), applies the passes in the order given (none: a round trip),
-writes to ``-o`` (default stdout).  Errors are one line, ``FILE:LINE:COL: error: ...``, with a
-non-zero exit status; an existing output file is only ever replaced whole (the text is
-written to a temporary file in the same directory, then renamed).
+writes to ``-o`` (default stdout).
+
+Exit status: 0 success; 1 an error in the input (one line ``FILE:LINE:COL: error: ...``);
+2 a usage error; 3 an internal error of ttopt (one line naming the pass; ``--debug`` adds the
+traceback).
+
+``-o`` never replaces what it does not own.  A regular file (existing or new) is written to a
+temporary file in its directory and renamed over it, so it is replaced whole or not at all; it
+keeps its mode (a new one gets the umask's); a symlink is followed and the link stays a link.
+Anything else (a character device such as ``/dev/null`` or ``/dev/stdout``, a FIFO, a process
+substitution) is opened and written through, never renamed over.  A read-only target is an
+error and stays untouched; so does any existing file when the run fails.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 
 import click
 
-from .errors import TTOptError, line_col
+from .errors import TTOptError, TTOptInternalError
 from .passes import PASSES
 from .pipeline import run_pipeline
 
@@ -29,47 +39,132 @@ STAT_LABELS = {
 
 EXIT_INPUT_ERROR = 1
 EXIT_USAGE_ERROR = 2
+EXIT_INTERNAL_ERROR = 3
+
+# Input bytes that are not UTF-8 (MLIR allows any byte inside a string literal, e.g. a file
+# name in a location) are carried through as lone surrogates and written back as the same bytes.
+ENCODING, ERRORS = "utf-8", "surrogateescape"
 
 
 def _fail(message: str, code: int = EXIT_INPUT_ERROR) -> None:
-    click.echo(message, err=True)
+    try:
+        click.echo(message, err=True)
+    except (OSError, ValueError, AttributeError):  # stderr closed: the exit status still tells
+        pass
     sys.exit(code)
 
 
 def _read_input(path: str) -> tuple[str, str]:
     name = "<stdin>" if path == "-" else path
     try:
-        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+        if path == "-":
+            if sys.stdin is None:
+                _fail(f"{name}: error: standard input is closed")
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
     except FileNotFoundError:
         _fail(f"{name}: error: no such file")
     except IsADirectoryError:
         _fail(f"{name}: error: is a directory, not an IR file")
     except OSError as e:
         _fail(f"{name}: error: cannot read: {e.strerror}")
+    return data.decode(ENCODING, ERRORS), name
+
+
+def _write_stdout(text: str) -> None:
+    out = sys.stdout
+    if out is None:
+        _fail("<stdout>: error: standard output is closed")
     try:
-        return data.decode("utf-8"), name
-    except UnicodeDecodeError as e:
-        ln, col = line_col(data[: e.start].decode("utf-8", "replace"), e.start)
-        _fail(f"{name}:{ln}:{col}: error: input is not UTF-8 text (byte 0x{data[e.start]:02x})")
-    raise AssertionError("unreachable")
+        out.flush()
+        out.buffer.write(text.encode(ENCODING, ERRORS))
+        out.buffer.flush()
+    except BrokenPipeError:
+        # the reader went away (`ttopt-opt k.ttir | head`): stop quietly, as Unix tools do;
+        # point stdout at nothing so that Python's own flush at exit does not complain
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, out.fileno())
+            os.close(devnull)
+        except OSError:
+            pass
+        sys.exit(EXIT_INPUT_ERROR)
+    except (OSError, ValueError) as e:
+        _fail(f"<stdout>: error: cannot write: {getattr(e, 'strerror', None) or e}")
 
 
-def _write_output(path: str | None, text: str) -> None:
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _writable(path: str, st: os.stat_result) -> bool:
+    """A read-only file stays untouched, also for root (whom access() lets write anything)."""
+    if not os.access(path, os.W_OK):
+        return False
+    return os.geteuid() != 0 or bool(st.st_mode & 0o222)
+
+
+def write_output(path: str | None, text: str) -> None:
+    """Write ``text`` to ``path`` (``None``/``-``: stdout) as the module docstring says;
+    raises :class:`TTOptError` (nothing changed) when it cannot."""
     if path is None or path == "-":
-        sys.stdout.write(text)
+        _write_stdout(text)
         return
-    directory = os.path.dirname(os.path.abspath(path))
+    data = text.encode(ENCODING, ERRORS)
+    try:
+        st = os.stat(path)  # follows symlinks (and /dev/stdout's /proc magic links)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise TTOptError(f"cannot write: {e.strerror}", path) from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise TTOptError("cannot write: is a directory", path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        _write_through(path, data)  # a device, FIFO, socket...: never rename over it
+        return
+    target = os.path.realpath(path)  # a symlink is written through: the link stays a link
+    if st is not None and not _writable(target, st):
+        raise TTOptError("cannot write: the file is read-only", path)
+    directory = os.path.dirname(target)
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".ttopt-", suffix=".tmp")
     except OSError as e:
-        _fail(f"{path}: error: cannot write: {e.strerror}")
+        if st is not None and e.errno in (13, 1):  # a writable file in a directory we
+            _write_through(path, data)              # cannot create files in: in place
+            return
+        raise TTOptError(f"cannot write: {e.strerror}", path) from None
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode) if st else 0o666 & ~_umask())
+            if st is not None and os.geteuid() == 0:
+                try:
+                    os.fchown(f.fileno(), st.st_uid, st.st_gid)
+                except OSError:
+                    pass
+        os.replace(tmp, target)
     except OSError as e:
-        os.unlink(tmp)
-        _fail(f"{path}: error: cannot write: {e.strerror}")
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise TTOptError(f"cannot write: {e.strerror}", path) from None
+
+
+def _write_through(path: str, data: bytes) -> None:
+    """Open the existing ``path`` and write into it (truncating a regular file only)."""
+    try:
+        fd = os.open(path, os.O_WRONLY)
+        with os.fdopen(fd, "wb") as f:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                f.truncate(0)
+            f.write(data)
+    except OSError as e:
+        raise TTOptError(f"cannot write: {e.strerror}", path) from None
 
 
 def _print_stats(stats) -> None:
@@ -89,11 +184,12 @@ def _print_stats(stats) -> None:
 )
 @click.option("--list-passes", is_flag=True, help="List the passes and exit.")
 @click.option("--stats", is_flag=True, help="Report, per pass and function, the rewrites made (stderr).")
-def main(input: str, output: str | None, passes: tuple[str, ...], list_passes: bool, stats: bool):
+@click.option("--debug", is_flag=True, help="On an internal error, print the traceback too.")
+def main(input: str, output: str | None, passes: tuple[str, ...], list_passes: bool,
+         stats: bool, debug: bool):
     """Optimize Triton TTIR/TTGIR (Triton 3.3-3.6 text)."""
     if list_passes:
-        for name, cls in PASSES.items():
-            click.echo(f"{name:18s} {cls.summary}")
+        _write_stdout("".join(f"{name:18s} {cls.summary}\n" for name, cls in PASSES.items()))
         return
     names = [n.strip() for p in passes for n in p.split(",") if n.strip()]
     unknown = [n for n in names if n not in PASSES]
@@ -105,11 +201,14 @@ def main(input: str, output: str | None, passes: tuple[str, ...], list_passes: b
     text, name = _read_input(input)
     try:
         result = run_pipeline(text, names, name)
+        write_output(output, result.text)
+    except TTOptInternalError as e:
+        if debug:
+            click.echo(e.traceback_text, err=True, nl=False)
+        _fail(str(e) + ("" if debug else " (run with --debug for the traceback)"),
+              EXIT_INTERNAL_ERROR)
     except TTOptError as e:
         _fail(str(e))
-    except RecursionError:
-        _fail(f"{name}: error: input nested too deeply")
-    _write_output(output, result.text)
     if stats:
         _print_stats(result.stats)
 

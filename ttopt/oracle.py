@@ -32,7 +32,7 @@ def _context():
 
 def _write_temp(text: str, suffix: str) -> str:
     fd, path = tempfile.mkstemp(suffix=suffix, prefix="ttopt-oracle-")
-    with os.fdopen(fd, "w") as f:
+    with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write(text)
     return path
 
