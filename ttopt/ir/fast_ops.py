@@ -46,7 +46,18 @@ from ..dialects.tt import (
 )
 
 _NAME = r"%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)"
-LINE = re.compile(r"(" + _NAME + r") = ([a-z_]+\.[a-z_.]+) ([^\n]*?)[ \t]*(?=\n|\Z)")
+LINE = re.compile(r"(" + _NAME + r") = ([a-z_]+\.[a-z_.]+) ([^\n]*)")
+# Only lines this long are tried: a longer one (a whole module on one line) goes to the full
+# parser, so that no op scans to the end of a huge line (which made reading quadratic).
+MAX_LINE = 4096
+
+
+def line_end(text: str, start: int) -> int:
+    """End of the line starting at ``start`` if within ``MAX_LINE`` characters, else -1."""
+    eol = text.find("\n", start, start + MAX_LINE)
+    if eol < 0:
+        eol = len(text) if len(text) - start <= MAX_LINE else -1
+    return eol
 _BINARY = re.compile(r"(" + _NAME + r"), (" + _NAME + r") : (.+)")
 _ARROW = re.compile(r"(" + _NAME + r")(?: \{axis = (\d+) : i32\})? : (.+?) -> (.+)")
 _CAST = re.compile(r"(" + _NAME + r") : (.+?) to (.+)")
@@ -119,10 +130,13 @@ def _split_top(text: str, sep: str = ", ") -> list[str]:
 def try_fast_op(parser, start: int):
     """Parse the op line at `start` if it has a common shape; None to use the full parser."""
     text = parser._text  # noqa: SLF001
-    m = LINE.match(text, start)
+    eol = line_end(text, start)
+    m = LINE.match(text, start, eol) if eol >= 0 else None
     if m is None:
         return None
     result_name, op_name, tail = m.groups()
+    tail = tail.rstrip(" \t")
+    end = m.end()  # the end of the line: where the reader keys an op's trailing location
     if "loc(" in tail or '"' in tail:
         return None
     cls = parser.ctx.get_optional_op(op_name)
@@ -273,7 +287,7 @@ def try_fast_op(parser, start: int):
     parser._register_ssa_definition(  # noqa: SLF001
         result_name[1:], (op.results[0],), Span(start, start + len(result_name), parser.lexer.input)
     )
-    return op, m.end()
+    return op, end
 
 
 def _defined(parser, name: str, expected):
@@ -347,7 +361,7 @@ def splat_attr(t, literal: str):
 
 _STORE_LINE = re.compile(
     r"tt\.store (" + _NAME + r"), (" + _NAME + r")(?:, (" + _NAME + r"))?"
-    r"(?: cacheModifier = ([a-z]+))?(?: evictionPolicy = ([a-z_]+))? : ([^\n]+?)[ \t]*(?=\n|\Z)"
+    r"(?: cacheModifier = ([a-z]+))?(?: evictionPolicy = ([a-z_]+))? : ([^\n]+)"
 )
 
 
@@ -356,10 +370,11 @@ def try_fast_store(parser, start: int):
     from ..dialects.tt import StoreOp
 
     text = parser._text  # noqa: SLF001
-    m = _STORE_LINE.match(text, start)
+    eol = line_end(text, start)
+    m = _STORE_LINE.match(text, start, eol) if eol >= 0 else None
     if m is None or "loc(" in m.group(6):
         return None
-    t_text = m.group(6)
+    t_text = m.group(6).rstrip(" \t")
     pt = _SCALARS.get(t_text) or parser._type_cache.get(t_text)  # noqa: SLF001
     if pt is None:
         return None

@@ -1,18 +1,31 @@
-"""A faster lexer for the tokens that make up most of Triton IR.
+"""A faster, linear-time lexer for the tokens that make up most of Triton IR.
 
 xDSL's ``MLIRLexer`` decides each token's kind character by character in Python.  Here one
 compiled regular expression recognises, in a single match, whitespace plus the common tokens
 (bare identifiers, ``%``/``#``/``!``/``^`` identifiers, ``->`` and single-character
-punctuation); anything else (numbers, strings, ``@`` symbols, ``...``, ``{``) falls back to
-xDSL's own code, so the token stream is the same.
+punctuation); anything else (numbers, ``@`` symbols, ``...``, ``{``) falls back to xDSL's own
+code, so the token stream is the same.
+
+String literals are lexed here, as MLIR lexes them (``Lexer::lexString``): escapes ``\\"``,
+``\\\\``, ``\\n``, ``\\t`` and two hex digits; a newline, ``\\v``, ``\\f`` or the end of the input
+before the closing quote is an error at that point.  xDSL 0.74's own string regex nests two
+quantifiers and backtracks exponentially on an unterminated string (a dump cut in the middle of
+a path hung for ever); the one here is unrolled (``normal* (escape normal*)*``) and linear.
+
+Strings may hold any bytes (MLIR's ``StringAttr`` is bytes; Triton keeps non-UTF-8 file names in
+locations).  The reader decodes input with ``surrogateescape``, so such bytes reach xDSL as lone
+surrogates; :func:`_patch_string_literal` makes xDSL's ``StringLiteral`` carry them through
+(encode/decode with ``surrogateescape``; for any valid UTF-8 text nothing changes) and the
+writer prints them back as the same bytes.
 """
 
 from __future__ import annotations
 
 import re
 
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span, Token
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 _SUFFIX = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _FAST = re.compile(
@@ -23,7 +36,8 @@ _FAST = re.compile(
     r"|(?P<excl>!" + _SUFFIX + r")"
     r"|(?P<caret>\^" + _SUFFIX + r")"
     r"|(?P<arrow>->)"
-    r"|(?P<punct>[:,()\[\]<>=*}+?|/]))?"
+    r"|(?P<punct>[:,()\[\]<>=*}+?|/])"
+    r"|(?P<str>\"))?"
 )
 _KIND = {
     "bare": MLIRTokenKind.BARE_IDENT,
@@ -41,6 +55,32 @@ _PUNCT = {
     "*": MLIRTokenKind.STAR, "?": MLIRTokenKind.QUESTION, "|": MLIRTokenKind.VERTICAL_BAR,
 }
 
+# MLIR's string literal, unrolled so that no two quantifiers compete (linear time)
+_NORMAL = r'[^"\\\n\v\f]*'
+STRING_LITERAL = re.compile(r'"' + _NORMAL + r'(?:\\(?:["nt\\]|[0-9A-Fa-f]{2})' + _NORMAL + r')*"')
+_STRING_STOP = re.compile(r'["\\\n\v\f]')
+
+
+def string_literal_error(text: str, start: int) -> tuple[int, str]:
+    """Where and why the string literal starting at ``start`` (its quote) is malformed."""
+    pos = start + 1
+    while True:
+        m = _STRING_STOP.search(text, pos)
+        if m is None:
+            return len(text), "expected '\"' in string literal (end of input reached)"
+        c = m.group()
+        if c == '"':  # cannot happen for a literal the regex refused; keep the loop total
+            return m.start(), "malformed string literal"
+        if c != "\\":
+            return m.start(), "expected '\"' in string literal (end of line reached)"
+        nxt = text[m.start() + 1 : m.start() + 3]
+        if nxt[:1] in ('"', "n", "t", "\\"):
+            pos = m.start() + 2
+        elif len(nxt) == 2 and all(ch in "0123456789abcdefABCDEF" for ch in nxt):
+            pos = m.start() + 3
+        else:
+            return m.start(), "unknown escape in string literal"
+
 
 class FastMLIRLexer(MLIRLexer):
     def lex(self):  # type: ignore[override]
@@ -50,6 +90,63 @@ class FastMLIRLexer(MLIRLexer):
             self.pos = m.end()
             return super().lex()
         start, end = m.span(kind_name)
+        if kind_name == "str":
+            return self._lex_string_literal(start)
         self.pos = end
         kind = _PUNCT[m.group(kind_name)] if kind_name == "punct" else _KIND[kind_name]
         return Token(kind, Span(start, end, self.input))
+
+    def _lex_string_literal(self, start_pos):  # type: ignore[override]
+        text = self.input.content
+        m = STRING_LITERAL.match(text, start_pos)
+        if m is None:
+            pos, msg = string_literal_error(text, start_pos)
+            raise ParseError(Span(pos, pos + 1, self.input), msg)
+        self.pos = m.end()
+        # always a string (MLIR's StringAttr holds bytes; see the module docstring)
+        return Token(MLIRTokenKind.STRING_LIT, StringLiteral(start_pos, self.pos, self.input))
+
+
+_ESCAPES = {'"': b'"', "n": b"\n", "t": b"\t", "\\": b"\\"}
+
+
+def unescape(body: str) -> bytes:
+    """The bytes of a string literal's body (between the quotes) that
+    :data:`STRING_LITERAL` accepted: escapes resolved, lone surrogates back to their bytes."""
+    if "\\" not in body:
+        return body.encode("utf-8", "surrogateescape")
+    out = bytearray()
+    i, n = 0, len(body)
+    while i < n:
+        j = body.find("\\", i)
+        if j < 0:
+            j = n
+        out += body[i:j].encode("utf-8", "surrogateescape")
+        if j == n:
+            break
+        simple = _ESCAPES.get(body[j + 1 : j + 2])
+        if simple is not None:
+            out += simple
+            i = j + 2
+        else:
+            out.append(int(body[j + 1 : j + 3], 16))
+            i = j + 3
+    return bytes(out)
+
+
+def string_value(body: str) -> str:
+    """:func:`unescape`, as the ``str`` xDSL's ``StringAttr`` holds (non-UTF-8 bytes kept as
+    lone surrogates)."""
+    return unescape(body).decode("utf-8", "surrogateescape")
+
+
+def _patch_string_literal() -> None:
+    """Let xDSL's ``StringLiteral`` carry non-UTF-8 bytes (as lone surrogates) both ways."""
+    if getattr(StringLiteral, "_ttopt_patched", False):
+        return
+    StringLiteral.bytes_contents = property(lambda self: unescape(self.text[1:-1]))  # type: ignore[assignment]
+    StringLiteral.string_contents = property(lambda self: string_value(self.text[1:-1]))  # type: ignore[assignment]
+    StringLiteral._ttopt_patched = True  # type: ignore[attr-defined]
+
+
+_patch_string_literal()

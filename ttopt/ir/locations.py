@@ -25,15 +25,64 @@ from xdsl.dialects.builtin import (
 )
 
 from ..errors import TTOptError, line_col
+from .lexer import STRING_LITERAL, string_literal_error, string_value
 
-# A whole line `#locN = loc(...)` (possibly with trailing spaces).
-LOC_ALIAS_LINE = re.compile(r"^(#loc[\w$.-]*)[ \t]*=[ \t]*loc\((.*)\)[ \t]*$", re.MULTILINE)
+# A location alias definition `#locN = loc(BODY)`, anywhere outside a string literal (Triton
+# prints one per line; a hand-joined or one-line module has them beside other statements).
+# BODY: no parentheses, or one level of them (`"name"(#loc3)`, `callsite(#a at #b)`); deeper
+# nesting is scanned by `_body_end`.
+_STR = STRING_LITERAL.pattern
+_FLAT = r'(?:[^()"\n]|' + _STR + r")*"
+LOC_ALIAS = re.compile(
+    r"(?<![\w$.#-])(#loc[\w$.-]*)[ \t]*=[ \t]*loc\((" + _FLAT + r"(?:\(" + _FLAT + r"\)" + _FLAT + r")*)\)"
+)
+_LOC_ALIAS_START = re.compile(r"(?<![\w$.#-])(#loc[\w$.-]*)[ \t]*=[ \t]*loc\(")
+
+
+_PREFIX_TOKENS = re.compile(_STR + r'|//|"')
+
+
+def _hidden(text: str, pos: int) -> bool:
+    """True if ``pos`` is inside a string literal or a ``//`` comment (neither spans lines)."""
+    line = text[text.rfind("\n", 0, pos) + 1 : pos]
+    if '"' not in line and "//" not in line:
+        return False
+    for m in _PREFIX_TOKENS.finditer(line):
+        if m.group() in ("//", '"'):  # a comment, or a string still open at `pos`
+            return True
+    return False
+
+
+def _body_end(text: str, start: int) -> tuple[int, str | None]:
+    """(offset of the `)` closing the `loc(` whose body starts at ``start``, None), or
+    (where, why) when the line ends first or a string in it is malformed."""
+    depth, i, n = 1, start, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            m = STRING_LITERAL.match(text, i)
+            if m is None:
+                return string_literal_error(text, i)
+            i = m.end()
+            continue
+        if c == "\n":
+            break
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i, None
+        i += 1
+    return start - 1, "unterminated location ('loc(' without its ')')"
+
 
 _TOKEN = re.compile(
     r"""\s*(?:
-        (?P<str>"(?:[^"\\]|\\.)*")
+        (?P<str>""" + STRING_LITERAL.pattern + r""")
+      | (?P<quote>")
       | (?P<alias>\#[\w$.-]+)
-      | (?P<int>\d+)
+      | (?P<int>0x[0-9A-Fa-f]+|\d+)
       | (?P<ident>[A-Za-z_][\w$.]*)
       | (?P<punct>[()\[\],:<>])
     )""",
@@ -49,13 +98,6 @@ class LocAliasTable:
     lines: list[tuple[str, bool]]  # (original line text, came before the module)
 
 
-def _unescape(s: str) -> str:
-    body = s[1:-1]
-    if "\\" not in body:
-        return body
-    return bytes(body, "utf-8").decode("unicode_escape")
-
-
 class _LocParser:
     def __init__(self, text: str, resolve, where, cache: dict):
         self.cache = cache
@@ -66,11 +108,15 @@ class _LocParser:
                 break
             m = _TOKEN.match(text, pos)
             if m is None:
-                raise where(f"unexpected text in location: {text[pos:pos + 20]!r}")
+                raise where(f"unexpected text in location: {text[pos:pos + 20]!r}", pos)
             kind = m.lastgroup
-            self.tokens.append((kind, m.group(kind)))
+            if kind == "quote":  # a string literal STRING_LITERAL refused
+                at, msg = string_literal_error(text, m.start(kind))
+                raise where(msg, at)
+            self.tokens.append((kind, m.group(kind), m.start(kind)))
             pos = m.end()
         self.i = 0
+        self.end = len(text)
         self.resolve = resolve
         self.where = where
 
@@ -81,14 +127,30 @@ class _LocParser:
         return attr
 
     def peek(self):
-        return self.tokens[self.i] if self.i < len(self.tokens) else (None, None)
+        return self.tokens[self.i][:2] if self.i < len(self.tokens) else (None, None)
+
+    def error(self, msg: str) -> TTOptError:
+        """An error at the current token (the end of the text when none is left)."""
+        at = self.tokens[self.i][2] if self.i < len(self.tokens) else self.end
+        return self.where(msg, at)
 
     def take(self, value=None):
         tok = self.peek()
         if tok[0] is None or (value is not None and tok[1] != value):
-            raise self.where(f"expected '{value}' in location, got {tok[1]!r}")
+            raise self.error(f"expected '{value}' in location, got {tok[1]!r}")
         self.i += 1
         return tok
+
+    def integer(self, what: str) -> int:
+        """An unsigned 32-bit line or column number, decimal or hexadecimal (as MLIR reads)."""
+        kind, val = self.peek()
+        value = -1
+        if kind == "int":
+            value = int(val, 16) if val.startswith("0x") else int(val)
+        if not 0 <= value < 1 << 32:
+            raise self.error(f"expected integer {what} in location, got {val!r}")
+        self.take()
+        return value
 
     def loc(self) -> LocationAttr:
         kind, val = self.peek()
@@ -96,8 +158,9 @@ class _LocParser:
             self.take()
             return UnknownLoc()
         if kind == "alias":
+            at = self.tokens[self.i][2]
             self.take()
-            return self.resolve(val)
+            return self.resolve(val, at)
         if kind == "ident" and val == "callsite":
             self.take()
             self.take("(")
@@ -110,7 +173,7 @@ class _LocParser:
             self.take()
             meta = NoneAttr()
             if self.peek()[1] == "<":
-                raise self.where("fused locations with metadata are not supported")
+                raise self.error("fused locations with metadata are not supported")
             self.take("[")
             locs = [self.loc()]
             while self.peek()[1] == ",":
@@ -120,14 +183,14 @@ class _LocParser:
             return FusedLoc(tuple(locs), meta)
         if kind == "str":
             self.take()
-            name = _unescape(val)
+            name = string_value(val[1:-1])
             if self.peek()[1] == ":":
                 self.take()
-                line = int(self.take()[1])
+                line = self.integer("line number")
                 self.take(":")
-                col = int(self.take()[1])
+                col = self.integer("column number")
                 if self.peek()[1] == "to":
-                    raise self.where("location ranges ('to') are not supported")
+                    raise self.error("location ranges ('to') are not supported")
                 key = (name, line, col)
                 loc = self.cache.get(key)
                 if loc is None:
@@ -139,25 +202,42 @@ class _LocParser:
                 self.take(")")
                 return NameLoc(self._str(name), child)
             return NameLoc(self._str(name), NoneAttr())
-        raise self.where(f"unexpected {val!r} in location")
+        raise self.error(f"unexpected {val!r} in location")
 
 
 def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
-    """Blank every ``#loc.. = loc(...)`` line of ``text`` and parse them all."""
+    """Blank every ``#loc.. = loc(...)`` definition of ``text`` and parse them all."""
     raw: dict[str, tuple[str, int]] = {}
     lines: list[tuple[str, bool]] = []
     module_start = _module_start(text)
     pieces: list[str] = []
     last = 0
-    for m in LOC_ALIAS_LINE.finditer(text):
+    pos = 0
+    while True:
+        m = _LOC_ALIAS_START.search(text, pos)
+        if m is None:
+            break
+        if _hidden(text, m.start()):
+            pos = m.end()
+            continue
+        full = LOC_ALIAS.match(text, m.start())
+        if full is not None:
+            body_start, end = full.start(2), full.end()
+        else:
+            close, why = _body_end(text, m.end())
+            if why is not None:
+                ln, col = line_col(text, close)
+                raise TTOptError(why, filename, ln, col)
+            body_start, end = m.end(), close + 1
         name = m.group(1)
         if name in raw:
             ln, col = line_col(text, m.start())
             raise TTOptError(f"redefinition of location alias '{name}'", filename, ln, col)
-        raw[name] = (m.group(2), m.start())
-        lines.append((m.group(0).rstrip(), m.start() < module_start))
+        raw[name] = (text[body_start : end - 1], body_start)
+        lines.append((text[m.start() : end], m.start() < module_start))
         pieces.append(text[last : m.start()])
-        last = m.end()
+        pieces.append(" " * (end - m.start()))  # blanked: every offset stays where it was
+        last = pos = end
     pieces.append(text[last:])
     stripped = "".join(pieces)
 
@@ -177,20 +257,20 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             raise TTOptError(f"cyclic location alias '{name}'", filename, ln, col)
         in_progress.add(name)
         body, offset = raw[name]
-        loc = _fast_loc(body, lambda n: resolve(n, offset), cache)
+        loc = _fast_loc(body, lambda n, at: resolve(n, offset + at), cache)
         if loc is not None:
             in_progress.discard(name)
             values[name] = loc
             return loc
 
-        def where(msg: str, _off=offset):
-            ln, col = line_col(text, _off)
+        def where(msg: str, at: int = 0, _off=offset):
+            ln, col = line_col(text, _off + at)
             return TTOptError(msg, filename, ln, col)
 
-        p = _LocParser(body, lambda n: resolve(n, offset), where, cache)
+        p = _LocParser(body, lambda n, at: resolve(n, offset + at), where, cache)
         loc = p.loc()
         if p.peek()[0] is not None:
-            raise where(f"unexpected {p.peek()[1]!r} after location")
+            raise p.error(f"unexpected {p.peek()[1]!r} after location")
         in_progress.discard(name)
         values[name] = loc
         return loc
@@ -208,7 +288,7 @@ _CALLSITE = re.compile(r"callsite\((#[\w$.-]+) at (#[\w$.-]+)\)")
 def _fast_loc(body: str, resolve, cache: dict):
     """The four forms nearly every alias has, without tokenizing; None for anything else."""
     m = _FILE_LOC.fullmatch(body)
-    if m:
+    if m and len(m.group(2)) < 10 and len(m.group(3)) < 10:  # longer: the full parser checks
         key = (m.group(1), int(m.group(2)), int(m.group(3)))
         loc = cache.get(key)
         if loc is None:
@@ -216,10 +296,10 @@ def _fast_loc(body: str, resolve, cache: dict):
         return loc
     m = _NAME_LOC.fullmatch(body)
     if m:
-        return NameLoc(_cached_str(cache, m.group(1)), resolve(m.group(2)))
+        return NameLoc(_cached_str(cache, m.group(1)), resolve(m.group(2), m.start(2)))
     m = _CALLSITE.fullmatch(body)
     if m:
-        return CallSiteLoc(resolve(m.group(1)), resolve(m.group(2)))
+        return CallSiteLoc(resolve(m.group(1), m.start(1)), resolve(m.group(2), m.start(2)))
     if body == "unknown":
         return UnknownLoc()
     return None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -37,13 +38,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import make_context
-from ..errors import TTOptError, line_col
+from ..errors import TTOptError, TTOptInternalError, line_col
 from .fast_ops import try_fast_op, try_fast_store
-from .lexer import FastMLIRLexer
+from .lexer import STRING_LITERAL, FastMLIRLexer
 from .locations import LocAliasTable, extract_loc_aliases
 
 
@@ -66,12 +67,12 @@ _VERSION_SIGNS = [
         "ttopt reads Triton 3.3+ IR ('ttg.'), tested with 3.6",
     ),
     (
-        re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n]*?(?<!<)\{[^}\n]*\b(?:cache|evict) = \d+ : i32"),
+        re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n{:]*\{[^}\n]*\b(?:cache|evict) = \d+ : i32"),
         "this looks like Triton 2.x IR ('{cache = .., evict = .., isVolatile = ..}' on "
         "tt.load/tt.store); ttopt reads Triton 3.3+ IR, tested with 3.6",
     ),
     (
-        re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n]*\b(?:cachePolicy|cache_policy|l2CachePolicy)\b"),
+        re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n:]*\b(?:cachePolicy|cache_policy|l2CachePolicy)\b"),
         "this looks like Triton 3.9+ IR (cache-policy syntax on tt.load/tt.store); "
         "ttopt reads Triton 3.3-3.6 IR",
     ),
@@ -131,7 +132,10 @@ class TritonParser(Parser):
             fast = try_fast_op(self, start)
         elif kind == MLIRTokenKind.BARE_IDENT and self._text.startswith("tt.store ", start):
             fast = try_fast_store(self, start)
-        if fast is not None:  # a common one-line op (ttopt.ir.fast_ops)
+        if fast is None:
+            if self._current_token.span.start != start:  # a fast path looked ahead and gave
+                self._resume_from(start)                 # up: never lose what it consumed
+        else:  # a common one-line op (ttopt.ir.fast_ops)
             op, end = fast
             self._resume_from(end)
             name = self._trailing_locs.get(end)
@@ -153,26 +157,55 @@ class TritonParser(Parser):
         return op
 
     def _end_of_line_of_last_token(self) -> int:
+        """End of the line of the last token of the op just parsed; a comment line between
+        two ops is skipped (the op's trailing `loc(#x)` was on the op's own last line)."""
         text = self._text
         i = self._current_token.span.start - 1
+        starts = self._starts()
         while True:
             while i >= 0 and text[i] in " \t\r\n":
                 i -= 1
-            first = text.rfind("\n", 0, i + 1) + 1
+            if i < 0:
+                break
+            line = bisect.bisect_right(starts, i) - 1
+            first = starts[line]
             while first <= i and text[first] in " \t":
                 first += 1
-            if i < 0 or not text.startswith("//", first):
+            if not text.startswith("//", first):
                 break
-            line_start = first
-            i = text.rfind("\n", 0, line_start)  # a comment line between two ops: look above
-        eol = text.find("\n", i + 1)
-        return len(text) if eol < 0 else eol
+            i = starts[line] - 1  # a comment line between two ops: look above
+        line = bisect.bisect_right(starts, max(i, 0)) - 1
+        return starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
 
-    def _line_col(self, offset: int) -> tuple[int, int]:
+    def _starts(self) -> list[int]:
         if self._line_starts is None:
             self._line_starts = [0] + [m.end() for m in re.finditer("\n", self._text)]
-        i = bisect.bisect_right(self._line_starts, offset) - 1
-        return i + 1, offset - self._line_starts[i] + 1
+        return self._line_starts
+
+    def _line_col(self, offset: int) -> tuple[int, int]:
+        starts = self._starts()
+        i = bisect.bisect_right(starts, offset) - 1
+        return i + 1, offset - starts[i] + 1
+
+    # --- xDSL's loop, but an input with no operation is an empty module, as in MLIR
+    def parse_module(self, allow_implicit_module: bool = True):  # type: ignore[override]
+        ops = []
+        while self._current_token.kind != MLIRTokenKind.EOF:
+            if self._current_token.kind in (
+                MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT
+            ):
+                self._parse_alias_def()
+                continue
+            op = self.parse_optional_operation()
+            if op is None:
+                self.raise_error("expected an operation")
+            ops.append(op)
+        if self.forward_ssa_references:
+            names = ", ".join("%" + n for n in self.forward_ssa_references)
+            self.raise_error(f"values used but not defined: [{names}]")
+        if len(ops) == 1 and isinstance(ops[0], ModuleOp):
+            return ops[0]
+        return ModuleOp(ops)
 
     # --- unknown ops: point at the op name, not past it
     def _get_op_by_name(self, name: str):  # type: ignore[override]
@@ -220,6 +253,10 @@ class TritonParser(Parser):
         if self._current_token.kind in (MLIRTokenKind.STRING_LIT, MLIRTokenKind.GREATER):
             self._resume_from(lt)
             return super().parse_dense_int_or_fp_elements_attr(type)
+        if self._current_token.kind == MLIRTokenKind.L_SQUARE:
+            fast = self._parse_dense_list(lt, type)
+            if fast is not None:
+                return fast
         values, shape = self._parse_tensor_literal()
         self.parse_punctuation(">", " in dense attribute")
         if type is None:
@@ -253,6 +290,95 @@ class TritonParser(Parser):
         return DenseIntOrFPElementsAttr(type, BytesAttr(raw))
 
 
+    def _parse_dense_list(self, lt: int, type):
+        """``dense<[...]>`` in linear time: the bracket skeleton is compared with the type's
+        shape as one string and the elements are packed in bulk (xDSL's element-by-element
+        path took 48 s for a million elements).  None: not a plain numeric list, xDSL's
+        path handles (and reports) it."""
+        text = self._text
+        m = _DENSE_LIST.match(text, lt + 1)
+        if m is None or not text.startswith(">", m.end()):
+            return None
+        body = m.group()
+        self._resume_from(m.end())
+        self.parse_punctuation(">", " in dense attribute")
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type = self._parse_dense_literal_type()
+        shape = list(type.get_shape())
+        tokens = _DENSE_ELEMENT.findall(body)
+        if _DENSE_SKELETON.sub("", body) != _skeleton(shape) or len(tokens) != math.prod(shape):
+            self.raise_error(
+                f"dense literal does not have the shape {shape} of its type", lt, m.end() + 1
+            )
+        try:
+            raw = _pack_elements(type.element_type, tokens)
+        except ValueError as e:
+            self.raise_error(f"{e} in dense literal", lt, m.end() + 1)
+        return DenseIntOrFPElementsAttr(type, BytesAttr(raw))
+
+
+_DENSE_LIST = re.compile(r"[ \t\n]*\[[\[\] \t\n,0-9A-Za-z.+-]*")
+_DENSE_ELEMENT = re.compile(r"[^\s,\[\]]+")
+_DENSE_SKELETON = re.compile(r"[^\[\],]+")
+_FLOAT_TEXT = re.compile(r"-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")
+_HEX_TEXT = re.compile(r"0x[0-9A-Fa-f]+")
+_INT_TEXT = re.compile(r"-?(?:[0-9]+|0x[0-9A-Fa-f]+)")
+
+
+def _skeleton(shape: list[int]) -> str:
+    """The brackets and commas of a dense literal of ``shape``: [2, 3] -> '[[,,],[,,]]'."""
+    inner = ""
+    for n in reversed(shape):
+        inner = "[" + ",".join([inner] * n) + "]"
+    return inner
+
+
+def _pack_elements(elem, tokens: list[str]) -> bytes:
+    """Little-endian element bytes for ``tokens`` (MLIR literal texts), as xDSL stores them;
+    hexadecimal floats are bit patterns.  ValueError for a literal the type cannot hold."""
+    size = elem.compile_time_size
+    if isinstance(elem, AnyFloat):
+        if all(_FLOAT_TEXT.fullmatch(t) for t in tokens):
+            try:
+                return elem.pack([float(t) for t in tokens])
+            except (OverflowError, struct.error) as e:
+                raise ValueError(f"float literal out of range for {elem}") from e
+        chunks = []
+        for t in tokens:
+            if _HEX_TEXT.fullmatch(t):
+                bits = int(t, 16)
+                if bits >= 1 << (8 * size):
+                    raise ValueError("hexadecimal float literal too large")
+                chunks.append(bits.to_bytes(size, "little"))
+            elif _FLOAT_TEXT.fullmatch(t):
+                try:
+                    chunks.append(elem.pack([float(t)]))
+                except (OverflowError, struct.error) as e:
+                    raise ValueError(f"float literal out of range for {elem}") from e
+            else:
+                raise ValueError(f"invalid float literal '{t}'")
+        return b"".join(chunks)
+    if isinstance(elem, IntegerType | IndexType):
+        width = 64 if isinstance(elem, IndexType) else elem.width.data
+        values = []
+        for t in tokens:
+            if t in ("true", "false"):
+                if width != 1:
+                    raise ValueError(f"boolean literal '{t}' for {elem}")
+                values.append(-1 if t == "true" else 0)  # i1 true is all ones, as xDSL keeps it
+                continue
+            if not _INT_TEXT.fullmatch(t):
+                raise ValueError(f"invalid integer literal '{t}'")
+            v = int(t, 0) if "x" in t else int(t)
+            if not -(1 << (width - 1)) <= v < (1 << width):
+                raise ValueError(f"integer literal {t} out of range for {elem}")
+            values.append(v - (1 << width) if v >= (1 << (width - 1)) else v)
+        fmt = {1: "b", 2: "h", 4: "i", 8: "q"}[size]
+        return struct.pack(f"<{len(values)}{fmt}", *values)
+    raise ValueError(f"unsupported element type {elem}")
+
+
 def _scalar_tensor(elem):
     from xdsl.dialects.builtin import TensorType
 
@@ -282,31 +408,43 @@ def _balanced_end(text: str, start: int) -> int | None:
 
 
 # ------------------------------------------------------------------ entry point
-_ATTR_ALIAS_LINE = re.compile(r"^([#!][\w$.-]+)[ \t]*=[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_ATTR_ALIAS_LINE = re.compile(r"^([#!][\w$.-]+)[ \t]*=[^\n]*", re.MULTILINE)
 
 
 def read_module(text: str, filename: str = "<input>") -> TritonModule:
-    """Parse Triton IR text.  Raises :class:`TTOptError` on any problem with the input."""
-    if "\x00" in text:
-        ln, col = line_col(text, text.index("\x00"))
-        raise TTOptError("input contains NUL bytes (not MLIR text)", filename, ln, col)
+    """Parse Triton IR text.  Raises :class:`TTOptError` on any problem with the input and
+    :class:`TTOptInternalError` for a bug in ttopt; nothing else."""
+    if text.startswith("\ufeff"):
+        raise TTOptError(
+            "unexpected byte-order mark (U+FEFF) at the start of the input "
+            "(MLIR text has none; Triton rejects it too)", filename, 1, 1
+        )
+    if "\r" in text:  # CRLF: MLIR takes \r as whitespace; line numbers count \n alone
+        text = text.replace("\r\n", "\n")
+    if "\x00" in text:  # MLIR skips a NUL between tokens (and keeps one inside a string)
+        text = _NUL_OUTSIDE_STRINGS.sub(lambda m: m.group(1) or " ", text)
     check_version(text, filename)
     stripped, locs = extract_loc_aliases(text, filename)
     attr_alias_lines = [m.group(0).rstrip() for m in _ATTR_ALIAS_LINE.finditer(stripped)]
 
     stripped, trailing = _strip_trailing_locs(stripped, locs.values)
-    parser = TritonParser(_context(), stripped, filename, trailing)
-    parser.attribute_aliases.update(locs.values)
+    parser = None
     try:
+        parser = TritonParser(_context(), stripped, filename, trailing)
+        parser.attribute_aliases.update(locs.values)
         module = parser.parse_module()
     except ParseError as e:
         raise _convert(e, filename) from None
     except TTOptError:
         raise
-    except Exception as e:  # a definition's parse hook failed in an unexpected way
-        pos = parser._current_token.span.start  # noqa: SLF001
+    except (VerifyException, RecursionError) as e:
+        # an attribute that refused its parameters, or nesting deeper than the stack
+        pos = parser._current_token.span.start if parser is not None else 0  # noqa: SLF001
         ln, col = line_col(stripped, pos)
-        raise TTOptError(f"cannot parse: {e}", filename, ln, col) from None
+        msg = "input nested too deeply" if isinstance(e, RecursionError) else _first_line(e)
+        raise TTOptError(msg, filename, ln, col) from None
+    except Exception as e:  # anything else is a bug in ttopt (or in xDSL under it)
+        raise TTOptInternalError("reading", e, filename) from e
     if not isinstance(module, ModuleOp):
         raise TTOptError("expected a module", filename, 1, 1)
 
@@ -314,6 +452,14 @@ def read_module(text: str, filename: str = "<input>") -> TritonModule:
         k: v for k, v in parser.attribute_aliases.items() if k not in locs.values
     }
     return TritonModule(module, filename, attr_alias_lines, aliases, locs)
+
+
+_NUL_OUTSIDE_STRINGS = re.compile("(" + STRING_LITERAL.pattern + ")|\x00")
+
+
+def _first_line(e: Exception) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else type(e).__name__
 
 
 _TRAILING_LOC = re.compile(r"[ \t]loc\((#[\w$.-]+)\)(?=[ \t]*$)", re.MULTILINE)
@@ -344,6 +490,10 @@ def _context():
     return make_context()
 
 
+# xDSL messages with a placeholder its authors forgot to format ("... after {first_char}")
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
+
+
 def _convert(e: ParseError, filename: str) -> TTOptError:
     span = e.span
     text = span.input.content
@@ -355,6 +505,12 @@ def _convert(e: ParseError, filename: str) -> TTOptError:
         m = re.search(re.escape(name) + r"(?![\w$.-])", text)
         ln, col = line_col(text, m.start()) if m else (ln, col)
         return TTOptError(f"use of undefined value '{name}'", filename, ln, col)
+    bad = text[span.start : span.start + 1]
+    if "\udc80" <= bad <= "\udcff":  # a byte that is not UTF-8, outside any string literal
+        return TTOptError(
+            f"input is not UTF-8 text (byte 0x{ord(bad) - 0xDC00:02x})", filename, ln, col
+        )
+    msg = _PLACEHOLDER.sub(lambda m: repr(bad) if bad else "end of input", msg)
     if not text[span.start :].strip():
         msg = "unexpected end of input (truncated file?)"
     elif msg == "Could not parse entire input!":

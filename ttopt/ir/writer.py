@@ -35,6 +35,10 @@ class TritonPrinter(Printer):
         self._type_text: dict[Attribute, str] = {}
         self._write = stream.write
 
+    def print_string_literal(self, string: str) -> None:
+        # non-UTF-8 bytes of the input (kept as lone surrogates) print as the same bytes
+        self.print_bytes_literal(string.encode("utf-8", "surrogateescape"))
+
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         # the common case (no newline) without xDSL's per-call `print(..., file=...)`
         if "\n" not in text:
@@ -190,8 +194,11 @@ def write_module(mod: TritonModule) -> str:
         attr_names.setdefault(value, name)
 
     out = io.StringIO()
-    for line in mod.attr_alias_lines:
-        out.write(line + "\n")
+    plain = TritonPrinter(out, {}, loc_names)  # an alias's own value, not its name
+    for name, value in mod.attr_aliases.items():
+        out.write(f"{name} = ")
+        plain.print_attribute(value)
+        out.write("\n")
     if locs is not None:
         for line, before in locs.lines:
             if before:
