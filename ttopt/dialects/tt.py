@@ -49,6 +49,7 @@ from xdsl.traits import (
     MemoryReadEffect,
     MemoryWriteEffect,
     Pure,
+    RecursiveMemoryEffect,
     ReturnLike,
     SymbolOpInterface,
 )
@@ -445,7 +446,7 @@ class ReduceOp(TritonOp):
     outs = var_result_def()
     axis = prop_def(IntegerAttr)
     combineOp = region_def("single_block")
-    traits = traits_def(Pure())
+    traits = traits_def(RecursiveMemoryEffect())  # as pure as its body
 
 
 @irdl_op_definition
@@ -469,7 +470,7 @@ class ScanOp(TritonOp):
     axis = prop_def(IntegerAttr)
     reverse = prop_def(BoolAttr)
     combineOp = region_def("single_block")
-    traits = traits_def(Pure())
+    traits = traits_def(RecursiveMemoryEffect())  # as pure as its body
 
 
 @irdl_op_definition
@@ -485,7 +486,7 @@ class MapElementwiseOp(TritonOp):
     srcs = var_operand_def()
     outs = var_result_def()
     scalarOp = region_def()
-    traits = traits_def(Pure())
+    traits = traits_def(RecursiveMemoryEffect())  # as pure as its body
 
 
 @irdl_op_definition

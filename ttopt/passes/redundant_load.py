@@ -10,10 +10,12 @@ as separate ``ld.global``.  This pass replaces the later load B by the earlier l
 * A dominates B: same block, or B inside regions nested in A's block after A;
 * nothing that may write memory can run between A and B: stores, atomics, volatile loads,
   calls, non-pure inline asm / extern calls, ``tt.print``/``tt.assert``, barriers, any op with
-  unknown effects, including such ops nested in regions between them.  A writer through any
-  pointer blocks (pointers may alias).  If B is inside a loop (``scf.for``/``scf.while``) that
-  does not contain A, a writer anywhere in that loop blocks it, since a later iteration runs
-  after the writer.
+  unknown effects, including such ops nested in regions between them (a region op is as pure
+  as everything inside it: a ``tt.reduce`` whose combiner stores is a writer).  A writer
+  through any pointer blocks (pointers may alias).  If B is inside a region that runs many
+  times (``scf.for``/``scf.while`` bodies, and the combiners of ``tt.reduce``/``tt.scan`` and
+  the body of ``tt.map_elementwise``, invoked once per element pair) that does not contain A,
+  a writer anywhere in that op blocks it, since a later invocation runs after the writer.
 
 Kept attributes: A keeps its own ``cacheModifier`` and ``evictionPolicy`` unchanged.  A is the
 access that really happens first, and its combination was already accepted by ptxas, so the
@@ -24,18 +26,18 @@ from __future__ import annotations
 
 from xdsl.ir import Block, Operation
 
-from ..analysis.effects import may_write
+from ..analysis.effects import WriteCache
 from ..dialects.scf import ForOp, IfOp, WhileOp
-from ..dialects.tt import LoadOp, ReduceOp, ScanOp
+from ..dialects.tt import LoadOp, MapElementwiseOp, ReduceOp, ScanOp
 from .base import FunctionWalkPass, erase_op
 
 CACHE_CV = 7
 
-# Ops whose regions run once per execution of the op: what is available before the op is
-# available at the start of each region.
-_RUN_ONCE = (IfOp, ReduceOp, ScanOp)
-# Ops whose regions may run many times.
-_LOOPS = (ForOp, WhileOp)
+# Ops whose regions run at most once per execution of the op: what is available before the
+# op is available at the start of each region.
+_RUN_ONCE = (IfOp,)
+# Ops whose regions may run many times: loops, and combiners/bodies run per element.
+_REPEATED = (ForOp, WhileOp, ReduceOp, ScanOp, MapElementwiseOp)
 
 
 def load_key(op: LoadOp):
@@ -54,6 +56,9 @@ class RedundantLoad(FunctionWalkPass):
     name = "redundant-load"
     summary = "replace a tt.load by an earlier identical one (eviction/cache hints aside) when no write can happen in between"
 
+    def begin_function(self, func) -> None:
+        self.writes = WriteCache()  # merging loads removes no writer: valid for the function
+
     def _block(self, block: Block, available: dict) -> int:
         removed = 0
         for op in list(block.ops):
@@ -69,14 +74,14 @@ class RedundantLoad(FunctionWalkPass):
                 continue
             if op.regions:
                 removed += self._regions(op, available)
-            if may_write(op):
+            if self.writes.may_write(op):
                 available.clear()
         return removed
 
     def _regions(self, op: Operation, available: dict) -> int:
         if isinstance(op, _RUN_ONCE):
             inherited = available
-        elif isinstance(op, _LOOPS) and not may_write(op):
+        elif isinstance(op, _REPEATED) and not self.writes.may_write(op):
             inherited = available
         else:
             inherited = {}

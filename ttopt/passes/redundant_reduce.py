@@ -11,9 +11,11 @@ andi ori xori`` and integer ``max``/``min``) allowed in either order.
 same values (value numbering): once ``redundant-load`` has merged two loads, the two
 reductions typically read two separate but identical ``arith.extf`` casts of the one load.
 
-Reductions are pure, so no memory condition applies.  Triton's CSE already merges reductions
-that are identical op for op; this pass adds commuted combiners and runs after
-``redundant-load``, whose merges are what make two reductions' operands the same.
+Only reductions whose combiners have no memory effect at all are merged: Triton accepts
+combiners that load, store, do atomics or print, and merging such reductions would drop (or
+move) those effects.  A pure reduction needs no other memory condition.  Triton's CSE already
+merges reductions that are identical op for op; this pass adds commuted combiners and runs
+after ``redundant-load``, whose merges are what make two reductions' operands the same.
 """
 
 from __future__ import annotations
@@ -137,7 +139,7 @@ class RedundantReduce(FunctionWalkPass):
     def _block(self, block: Block, available: dict[tuple, list[Operation]]) -> int:
         removed = 0
         for op in list(block.ops):
-            if isinstance(op, _REDUCTIONS):
+            if isinstance(op, _REDUCTIONS) and is_pure(op):
                 key = reduction_key(op, self.numbering)
                 candidates = available.setdefault(key, [])
                 match = next(
