@@ -24,12 +24,13 @@ import fuzzing
 #
 # Inputs that ttopt accepts (exit 0) but Triton 3.6 rejects.  ttopt has no verifier yet, so it
 # accepts e.g. a function without terminator, an op that uses a value before its definition, a
-# location line number beyond 32 bits.  When a verifier drives the count down, lower it.
-ACCEPTED_BUT_TRITON_REJECTS_MAX = {"fixtures": 31, "corpus": 29}
+# #loc alias defined inside a function body.  When a verifier drives the count down, lower it.
+ACCEPTED_BUT_TRITON_REJECTS_MAX = {"fixtures": 17, "corpus": 13}
 
-# Inputs that Triton accepts but ttopt rejects (NUL bytes excluded, see the test): one-line
-# modules, a #loc alias on the line of another statement, hex location numbers...  Lower it too.
-REJECTED_BUT_TRITON_ACCEPTS_MAX = {"fixtures": 40, "corpus": 36}
+# Inputs that Triton accepts but ttopt rejects (NUL bytes excluded, see the test): whitespace
+# inside an opaque layout/memdesc type that another use spells without it (layouts are kept as
+# text until the xDSL issue defines them).  Lower it too.
+REJECTED_BUT_TRITON_ACCEPTS_MAX = {"fixtures": 2, "corpus": 2}
 
 MIN_VARIANTS = 300
 MAX_IN_MESSAGE = 25

@@ -101,6 +101,7 @@ class TritonParser(Parser):
         self._parser_state.current_token = fast.lex()
         self._trailing_locs = trailing_locs or {}
         self._type_cache: dict[str, Attribute] = {}
+        self._in_type = False
         self._text = text
         self._name = name
         self._after_loc = -1
@@ -222,19 +223,24 @@ class TritonParser(Parser):
         tok = self._current_token
         start = tok.span.start
         text = self._text
-        if text.startswith("tensor<", start) or text.startswith("!t", start):
-            end = _balanced_end(text, start)
-            if end is not None:
-                key = text[start:end]
-                cached = self._type_cache.get(key)
-                if cached is not None:
-                    self._resume_from(end)
-                    return cached
-                result = super().parse_type()
-                if self._current_token.span.start >= end:
-                    self._type_cache[key] = result
-                return result
-        return super().parse_type()
+        if self._in_type or not (text.startswith("tensor<", start) or text.startswith("!t", start)):
+            return super().parse_type()  # (nested types: one lookup for the outermost only)
+        end = _balanced_end(text, start)
+        if end is None:
+            return super().parse_type()
+        key = text[start:end]
+        cached = self._type_cache.get(key)
+        if cached is not None:
+            self._resume_from(end)
+            return cached
+        self._in_type = True
+        try:
+            result = super().parse_type()
+        finally:
+            self._in_type = False
+        if self._current_token.span.start >= end:
+            self._type_cache[key] = result
+        return result
 
     # --- the type after `dense<...> :` (xDSL rebuilds an IRDL constraint on every call)
     def _parse_dense_literal_type(self):  # type: ignore[override]

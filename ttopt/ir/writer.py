@@ -32,7 +32,7 @@ class TritonPrinter(Printer):
         super().__init__(stream=stream, print_debuginfo=True)
         self._attr_names = attr_names
         self._loc_names = loc_names
-        self._type_text: dict[Attribute, str] = {}
+        self._type_text: dict[Attribute, str] | None = {}
         self._write = stream.write
 
     def print_string_literal(self, string: str) -> None:
@@ -102,14 +102,19 @@ class TritonPrinter(Printer):
         kind = _KINDS.get(type(attribute))
         if kind is None:
             kind = _KINDS[type(attribute)] = _attribute_kind(attribute)
-        if kind == "type":
-            # types repeat hundreds of times per kernel: print each once
+        if kind == "type" and self._type_text is not None:
+            # types repeat hundreds of times per kernel: print each once (only the outermost:
+            # hashing every level of a deeply nested type costs depth squared)
             text = self._type_text.get(attribute)
             if text is None:
                 sub = TritonPrinter(io.StringIO(), self._attr_names, self._loc_names)
+                sub._type_text = None  # noqa: SLF001
                 Printer.print_attribute(sub, attribute)
                 text = self._type_text[attribute] = sub.stream.getvalue()
             self.print_string(text)
+            return
+        if kind == "type":
+            Printer.print_attribute(self, attribute)
             return
         if kind == "loc":
             name = self._loc_names.get(attribute)
