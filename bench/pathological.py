@@ -1,0 +1,134 @@
+"""Pathological inputs: ttopt must answer (accept or reject) in time linear in the input.
+
+    python -m bench.pathological [--out bench/results/pathological.txt]
+
+For each shape of input that once hung ttopt or made it super-linear, at several sizes: the
+wall time of ttopt's whole pipeline (read, the three passes, print; errors included) and of
+Triton 3.6's parse + verify of the same text, and the log-log slope of ttopt's time against
+the input size (1.0 = linear; Triton's own parser is super-linear on deep nesting).  The
+hardening target: every input under 10 MB answers in under 10 s on the project's 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import tempfile
+import time
+
+import ttopt
+from ttopt.pipeline import run_pipeline
+
+PASSES = ["redundant-load", "redundant-reduce", "div-chain"]
+
+
+def unterminated(n: int) -> str:
+    return f'module {{\n  tt.func public @k() {{\n    tt.print "{"x" * n}\n    tt.return\n  }}\n}}\n'
+
+
+def dense(n: int) -> str:
+    vals = ", ".join(f"{i * 0.25:.2f}" for i in range(n))
+    return (f"module {{\n  tt.func public @k() {{\n    %c = arith.constant dense<[{vals}]> : "
+            f"tensor<{n}xf32>\n    tt.return\n  }}\n}}\n")
+
+
+def one_line(n: int) -> str:
+    ops = "".join(f" %v{i} = arith.addi %v{i - 1}, %v{i - 1} : i32" for i in range(1, n))
+    return "module { tt.func public @k(%v0: i32) {" + ops + " tt.return } }"
+
+
+def many_lines(n: int) -> str:
+    ops = "".join(f"\n    %v{i} = arith.addi %v{i - 1}, %v{i - 1} : i32" for i in range(1, n))
+    return "module {\n  tt.func public @k(%v0: i32) {" + ops + "\n    tt.return\n  }\n}\n"
+
+
+def nested_ifs(n: int) -> str:
+    lines = ["module {", "  tt.func public @k(%c: i1) {"]
+    lines += ["    scf.if %c {"] * n + ["    }"] * n
+    return "\n".join(lines + ["    tt.return", "  }", "}", ""])
+
+
+def nested_ptr(n: int) -> str:
+    t = "!tt.ptr<" * n + "f32" + ">" * n
+    return f"module {{\n  tt.func public @k(%p: {t}) {{\n    tt.return\n  }}\n}}\n"
+
+
+def spaces(n: int) -> str:
+    return ("module {\n  tt.func public @k() {\n    %c = arith.constant" + " " * n +
+            "1 : i32\n    tt.return\n  }\n}\n")
+
+
+SHAPES = {
+    # name: (builder, sizes)
+    "unterminated string": (unterminated, [100_000, 1_000_000, 5_000_000]),
+    "dense literal": (dense, [10_000, 100_000, 1_000_000]),
+    "module on one line": (one_line, [2_000, 8_000, 32_000]),
+    "ops, one per line": (many_lines, [2_000, 8_000, 32_000]),
+    "nested scf.if": (nested_ifs, [250, 500, 1_000]),
+    "nested !tt.ptr": (nested_ptr, [500, 2_000, 8_000]),
+    "run of spaces": (spaces, [100_000, 1_000_000, 5_000_000]),
+}
+
+
+def time_ttopt(text: str) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    try:
+        run_pipeline(text, PASSES, "<bench>")
+        outcome = "accepted"
+    except ttopt.TTOptError as e:
+        outcome = "rejected: " + e.message[:50]
+    return time.perf_counter() - t0, outcome
+
+
+def time_triton(text: str) -> float | None:
+    try:
+        from ttopt.oracle import _context
+        from triton._C.libtriton import ir
+    except ImportError:
+        return None
+    fd, path = tempfile.mkstemp(suffix=".ttir")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    try:
+        t0 = time.perf_counter()
+        try:
+            mod = ir.parse_mlir_module(path, _context())
+            mod.context = _context()
+            mod.verify()
+        except RuntimeError:
+            pass
+        return time.perf_counter() - t0
+    finally:
+        os.unlink(path)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", help="also write the table to this file")
+    args = ap.parse_args(argv)
+    rows = [f"{'input':22s} {'size':>9s} {'bytes':>10s} {'ttopt s':>8s} {'triton s':>8s}  outcome"]
+    for name, (build, sizes) in SHAPES.items():
+        points = []
+        for n in sizes:
+            text = build(n)
+            t, outcome = time_ttopt(text)
+            tri = time_triton(text)
+            points.append((len(text), t))
+            rows.append(f"{name:22s} {n:9d} {len(text):10d} {t:8.2f} "
+                        f"{'-' if tri is None else f'{tri:8.3f}':>8s}  {outcome}")
+            print(rows[-1], file=sys.stderr, flush=True)
+        (b0, t0), (b1, t1) = points[0], points[-1]
+        slope = math.log(max(t1, 1e-6) / max(t0, 1e-6)) / math.log(b1 / b0)
+        rows.append(f"{'':22s} log-log slope of ttopt's time against bytes: {slope:.2f}")
+    table = "\n".join(rows) + "\n"
+    print(table)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write("$ python -m bench.pathological --out " + args.out + "\n" + table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
