@@ -7,7 +7,9 @@ variant compiled is never served to another.
     python -m bench.runner PHASE SPEC.json
 
 PHASE:
-  tune     import each module, run it once (Inductor autotunes), record the chosen config
+  tune     import each module, run it once (Inductor autotunes), record the chosen config;
+           with TRITON_KERNEL_DUMP=1 and an entry's ``dump_dir``, every config compiled is
+           dumped under that folder (one folder per module: no name clashes between modules)
   dump     pin that config, run once with TRITON_KERNEL_DUMP on, save the outputs
   time     pin the config, check the outputs against the saved ones, time (baseline or
            optimized; TRITON_KERNEL_OVERRIDE decides which)
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import pathlib
 import sys
 import time
@@ -107,9 +110,14 @@ def main(argv=None) -> int:
     for entry in spec["kernels"]:
         name, path = entry["name"], pathlib.Path(entry["path"])
         rec: dict = {"name": name}
+        if entry.get("dump_dir"):
+            os.environ["TRITON_DUMP_DIR"] = entry["dump_dir"]
         try:
             mod = load_module(path)
-            kern = kernel_object(mod, name)
+            kern = kernel_object(mod, entry.get("kernel", name))
+            meta = getattr(kern, "inductor_meta", None)
+            if isinstance(meta, dict):  # see bench.worker.no_rblock_scaling
+                meta["dynamic_scale_rblock"] = False
             if phase == "tune":
                 mod.call(fresh_args(mod))
                 torch.cuda.synchronize()

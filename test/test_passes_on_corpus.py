@@ -56,11 +56,16 @@ def test_redundant_load_on_coat_lite(path, tmp_path):
 
 
 @pytest.mark.parametrize("path", file_params(BERT_CHAINS, what="BERT_pytorch add_div_*_7/16/17/20 in test/fixtures"))
-def test_div_chain_on_bert_layernorm_backward(path, tmp_path):
+def test_div_chain_leaves_bert_layernorm_backward(path):
+    """These kernels hold `a/t/t` (beside `b/t`): ptxas already shares rcp(t), so `a/(t*t)`
+    would save no reciprocal and only lengthen the chain (measured slower on an H100).
+    div-chain's profitability rule must leave them (test/lit/passes/div_chain_profitability.ttir)."""
     text = path.read_text()
+    same_divisor = [
+        m for m in re.finditer(r"(%\w+) = arith\.divf %\w+, (%\w+) ", text)
+        if re.search(rf"arith\.divf {m.group(1)}, {m.group(2)} ", text)
+    ]
+    assert same_divisor, "the kernel should contain an a/t/t chain"
     result = ttopt.run_pipeline(text, ["div-chain"], str(path))
-    assert result.stats[0].total >= 1
-    assert result.text.count("arith.divf") == text.count("arith.divf") - result.stats[0].total
-    before, after = _accepted_and_compiled(text, result.text, tmp_path, path)
-    divs = lambda ptx: len(re.findall(r"\bdiv\.(?:full|rn)\.f32", ptx))  # noqa: E731
-    assert divs(after) < divs(before)
+    assert result.stats[0].total == 0
+    assert result.text == ttopt.optimize(text, [], str(path))

@@ -1,0 +1,124 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+from torch._dynamo.testing import rand_strided
+from torch._C import _cuda_getCurrentRawStream as get_raw_stream
+import torch
+
+@triton_heuristics.reduction(
+    size_hints={'x': 32768, 'r0_': 128},
+    reduction_hint=ReductionHint.DEFAULT,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp16', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'out_ptr2': '*fp32', 'out_ptr3': '*fp16', 'out_ptr4': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__to_copy_add_clone_native_layer_norm_native_layer_norm_backward_permute_view_15', 'mutated_arg_names': [], 'optimize_mem': False, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 6, 'num_store': 3, 'num_reduction': 2, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 9834496, 'r0_': 33719040}, 'kernel_num_gb': 0.029002496, 'kernel_flop': 0}
+)
+@triton.jit
+def triton_red_fused__to_copy_add_clone_native_layer_norm_native_layer_norm_backward_permute_view_15(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr2, out_ptr3, out_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 25088
+    r0_numel = 96
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = (xindex % 3136)
+    x1 = xindex // 3136
+    tmp5_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp5_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    x3 = xindex
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_2 = r0_index
+        tmp0 = tl.load(in_ptr0 + (x0 + 3136*r0_2 + 301056*x1), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+        tmp1 = tl.load(in_ptr1 + (r0_2 + 96*((((x0 % 56)) % 7)) + 672*(((x0 // 56) % 7)) + 4704*(((x0 % 56)) // 7) + 37632*(x0 // 392) + 301056*x1), r0_mask & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+        tmp2 = tmp1.to(tl.float32)
+        tmp3 = tmp0 + tmp2
+        tmp4 = tl.broadcast_to(tmp3, [XBLOCK, R0_BLOCK])
+        tmp5_mean_next, tmp5_m2_next, tmp5_weight_next = triton_helpers.welford_reduce(
+            tmp4, tmp5_mean, tmp5_m2, tmp5_weight, roffset == 0
+        )
+        tmp5_mean = tl.where(r0_mask & xmask, tmp5_mean_next, tmp5_mean)
+        tmp5_m2 = tl.where(r0_mask & xmask, tmp5_m2_next, tmp5_m2)
+        tmp5_weight = tl.where(r0_mask & xmask, tmp5_weight_next, tmp5_weight)
+    tmp6, tmp7, tmp8 = triton_helpers.welford(tmp5_mean, tmp5_m2, tmp5_weight, 1)
+    tmp5 = tmp6[:, None]
+    tmp9 = tmp7[:, None]
+    tmp10 = tmp8[:, None]
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_2 = r0_index
+        tmp11 = tl.load(in_ptr0 + (x0 + 3136*r0_2 + 301056*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp12 = tl.load(in_ptr1 + (r0_2 + 96*((((x0 % 56)) % 7)) + 672*(((x0 // 56) % 7)) + 4704*(((x0 % 56)) // 7) + 37632*(x0 // 392) + 301056*x1), r0_mask & xmask, eviction_policy='evict_first', other=0.0).to(tl.float32)
+        tmp22 = tl.load(in_ptr2 + (r0_2), r0_mask, eviction_policy='evict_last', other=0.0)
+        tmp24 = tl.load(in_ptr3 + (r0_2), r0_mask, eviction_policy='evict_last', other=0.0)
+        tmp13 = tmp12.to(tl.float32)
+        tmp14 = tmp11 + tmp13
+        tmp15 = tmp14 - tmp5
+        tmp16 = tl.full([1, 1], 96.0, tl.float32)
+        tmp17 = (tmp9 / tmp16)
+        tmp18 = tl.full([1, 1], 1e-05, tl.float32)
+        tmp19 = tmp17 + tmp18
+        tmp20 = libdevice.rsqrt(tmp19)
+        tmp21 = tmp15 * tmp20
+        tmp23 = tmp21 * tmp22
+        tmp25 = tmp23 + tmp24
+        tmp26 = tmp25.to(tl.float32)
+        tl.store(out_ptr2 + (r0_2 + 96*x3), tmp21, r0_mask & xmask)
+        tl.store(out_ptr3 + (r0_2 + 96*x3), tmp26, r0_mask & xmask)
+    tmp27 = tl.full([1, 1], 96.0, tl.float32)
+    tmp28 = (tmp9 / tmp27)
+    tmp29 = tl.full([1, 1], 1e-05, tl.float32)
+    tmp30 = tmp28 + tmp29
+    tmp31 = libdevice.rsqrt(tmp30)
+    tmp32 = tl.full([1, 1], 0.010416666666666666, tl.float32)
+    tmp33 = tmp31 * tmp32
+    tl.store(out_ptr4 + (x3), tmp33, xmask)
+
+
+def get_args():
+    arg_0 = rand_strided((8, 56, 56, 96), (301056, 56, 1, 3136), device='cuda:0', dtype=torch.float32)
+    arg_1 = rand_strided((25088, 96), (96, 1), device='cuda:0', dtype=torch.float16)
+    arg_2 = rand_strided((96,), (1,), device='cuda:0', dtype=torch.float32)
+    arg_3 = rand_strided((96,), (1,), device='cuda:0', dtype=torch.float32)
+    arg_4 = rand_strided((8, 3136, 96), (301056, 96, 1), device='cuda:0', dtype=torch.float32)
+    arg_5 = rand_strided((8, 3136, 96), (301056, 96, 1), device='cuda:0', dtype=torch.float16)
+    arg_6 = rand_strided((8, 3136, 1), (3136, 1, 1), device='cuda:0', dtype=torch.float32)
+    return arg_0, arg_1, arg_2, arg_3, arg_4, arg_5, arg_6, 25088, 96,
+
+
+def call(args):
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        stream0 = get_raw_stream(0)
+        triton_red_fused__to_copy_add_clone_native_layer_norm_native_layer_norm_backward_permute_view_15.run(*args, stream=stream0)
+
+
+def benchmark_all_configs(args):
+    with torch.cuda._DeviceGuard(0):
+        torch.cuda.set_device(0)
+        return triton_red_fused__to_copy_add_clone_native_layer_norm_native_layer_norm_backward_permute_view_15.benchmark_all_configs(*args)
+
+
+if __name__ == '__main__':
+    from torch._inductor.runtime.benchmarking import benchmarker
+
+    args = get_args()
+    ms = benchmarker.benchmark(lambda: call(args), device='cuda', rep=40)
+    num_gb = 0.029002496
+    gb_per_s = num_gb / (ms / 1e3)
+    print(f"{ms:.3f}ms    {num_gb:.3f}GB    {gb_per_s:.2f}GB/s")
