@@ -1,9 +1,15 @@
 """``ttopt-opt``: the command line.
 
     ttopt-opt kernel.ttgir --pass redundant-load --pass redundant-reduce -o out.ttgir --stats
+    ttopt-opt kernel.ttgir -p 'redundant-load{respect-hints=true},redundant-reduce,cse'
 
 Reads a file (or ``-`` for stdin), applies the passes in the order given (none: a round trip),
-writes to ``-o`` (default stdout).
+writes to ``-o`` (default stdout).  ``--pass NAME`` (repeatable, or comma-separated) names
+ttopt's own passes; ``-p/--passes`` takes an xDSL/MLIR pass pipeline, with options, over
+ttopt's passes, the xDSL passes ttopt exposes (``--list-passes``) and passes loaded with
+``--load-pass FILE``.  The flags shared with ``xdsl-opt``/``mlir-opt`` behave as there:
+``--print-between-passes``, ``--print-after-change``, ``--time-passes``, ``--version``,
+``--split-input-file``, ``--verify-diagnostics`` (see ``--help``).
 
 Exit status: 0 success; 1 an error in the input (one line ``FILE:LINE:COL: error: ...``);
 2 a usage error; 3 an internal error of ttopt (one line naming the pass; ``--debug`` adds the
@@ -19,16 +25,22 @@ error and stays untouched; so does any existing file when the run fails.
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import os
+import re
 import stat
 import sys
 import tempfile
+from dataclasses import dataclass
 
 import click
 
 from .errors import TTOptError, TTOptInternalError
-from .passes import PASSES
-from .pipeline import run_pipeline
+from .passes import PASSES, available_passes, load_pass_file, pass_summary
+from .passes.base import PassStats
+from .pipeline import parse_pipeline, resolve_passes, run_pipeline
+from .pipeline import split_input_file as _split_input_file
 
 # What the paper calls each pass's column, shown by --stats.
 STAT_LABELS = {
@@ -133,8 +145,8 @@ def write_output(path: str | None, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".ttopt-", suffix=".tmp")
     except OSError as e:
-        if st is not None and e.errno in (13, 1):  # a writable file in a directory we
-            _write_through(path, data)              # cannot create files in: in place
+        if st is not None and e.errno in (errno.EACCES, errno.EPERM):
+            _write_through(path, data)  # a writable file in a directory we cannot create in
             return
         raise TTOptError(f"cannot write: {e.strerror}", path) from None
     try:
@@ -167,6 +179,15 @@ def _write_through(path: str, data: bytes) -> None:
         raise TTOptError(f"cannot write: {e.strerror}", path) from None
 
 
+def _err(text: str) -> None:
+    """Write to stderr; a closed stderr is not worth a traceback."""
+    try:
+        click.echo(text, err=True, nl=False)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+# ------------------------------------------------------------------ --stats, --time-passes
 def _print_stats(stats) -> None:
     for s in stats:
         label, what = STAT_LABELS.get(s.name, (s.name, "rewrites"))
@@ -175,42 +196,347 @@ def _print_stats(stats) -> None:
             click.echo(f"  {func}: {n}", err=True)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+def _merge_stats(per_chunk: list[list[PassStats]]) -> list[PassStats]:
+    """The statistics of the chunks of a split file, summed pass by pass (the passes are the
+    same in every chunk; a function name repeated in two chunks adds up)."""
+    if len(per_chunk) == 1:
+        return per_chunk[0]
+    merged: list[PassStats] = []
+    for stats in per_chunk:
+        if [s.name for s in stats] != [s.name for s in merged]:
+            if merged:  # a pass that reported in one chunk only: keep them apart
+                merged.extend(PassStats(s.name, s.per_function.copy()) for s in stats)
+                continue
+            merged = [PassStats(s.name) for s in stats]
+        for total, s in zip(merged, stats):
+            total.per_function.update(s.per_function)
+    return merged
+
+
+def _print_timings(per_chunk: list[list[tuple[str, float]]]) -> None:
+    """MLIR's ``-mlir-timing`` table: wall time per stage (read, each pass, print), summed
+    over the chunks of a split file."""
+    rows: list[list] = []
+    for timings in per_chunk:
+        for i, (name, seconds) in enumerate(timings):
+            if i < len(rows) and rows[i][0] == name:
+                rows[i][1] += seconds
+            else:
+                rows.append([name, seconds])
+    total = sum(seconds for _, seconds in rows)
+    bar = "===" + "-" * 73 + "==="
+    lines = [
+        bar,
+        "                         ... Execution time report ...",
+        bar,
+        f"  Total Execution Time: {total:.4f} seconds",
+        "",
+        "  ----Wall Time----  ----Name----",
+    ]
+    for name, seconds in rows + [["Total", total]]:
+        share = 100.0 * seconds / total if total > 0 else 0.0
+        lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {name}")
+    _err("\n".join(lines) + "\n")
+
+
+# ------------------------------------------------------------------ --print-between-passes
+def _dump_callback(every: bool, on_change: bool):
+    """The pipeline callback for --print-between-passes / --print-after-change: the module
+    (as ttopt prints it, aliases and locations kept) on stderr after each pass, or after each
+    pass that changed the printed module."""
+    from .ir.writer import write_module
+
+    last: dict[str, str] = {}
+
+    def callback(prev, module, _next) -> None:
+        if prev is None:
+            if on_change and not every:
+                last["text"] = write_module(module)
+            return
+        text = write_module(module)
+        if every or text != last.get("text"):
+            _err(f"// -----// IR Dump After {prev} //----- //\n{text}\n")
+        last["text"] = text
+
+    return callback
+
+
+# ------------------------------------------------------------------ --verify-diagnostics
+_EXPECTED = re.compile(
+    r"expected-(error|note|remark|warning)(-re)? *(@([+-][0-9]+|above|below|unknown))? *\{\{(.*)\}\}$"
+)
+
+
+@dataclass
+class Expected:
+    """One ``// expected-KIND[@WHERE] {{TEXT}}`` annotation (MLIR's syntax and meaning)."""
+
+    kind: str
+    line: int | None  # the line the diagnostic must be on; None: @unknown (no location)
+    at_line: int  # where the annotation itself is
+    at_col: int
+    text: str
+    regex: re.Pattern | None = None
+    matched: bool = False
+
+    def matches(self, message: str) -> bool:
+        if self.regex is not None:
+            return self.regex.search(message) is not None
+        return self.text in message
+
+
+def _compile_re(text: str) -> re.Pattern:
+    """``-re``: literal text with ``{{regex}}`` parts, as MLIR's expected-*-re."""
+    pieces, pos = [], 0
+    for m in re.finditer(r"\{\{(.*?)\}\}", text):
+        pieces.append(re.escape(text[pos : m.start()]))
+        pieces.append(f"(?:{m.group(1)})")
+        pos = m.end()
+    pieces.append(re.escape(text[pos:]))
+    return re.compile("".join(pieces))
+
+
+def parse_expected(text: str, first_line: int = 1) -> list[Expected]:
+    """The expected-* annotations of ``text`` from line ``first_line`` on (a chunk of a split
+    file: the lines before it are the padding of :func:`ttopt.pipeline.split_input_file`).
+
+    As MLIR: ``@+N``/``@-N`` are relative to the annotation's line; ``@above`` is the last
+    line above that has no annotation, ``@below`` the next one below; no ``@``: the same line;
+    ``@unknown``: a diagnostic without a location.  A malformed ``-re`` pattern is an error
+    (a :class:`TTOptError` at the annotation)."""
+    lines = text.split("\n")
+    found: list[Expected] = []
+    waiting: list[Expected] = []  # @below: for the next line without an annotation
+    last_plain = first_line - 1
+    for number in range(first_line, len(lines) + 1):
+        line = lines[number - 1].rstrip()
+        m = _EXPECTED.search(line)
+        if m is None:
+            for e in waiting:
+                e.line = number
+            waiting.clear()
+            last_plain = number
+            continue
+        kind, is_re, where, text_ = m.group(1), m.group(2), m.group(4), m.group(5)
+        e = Expected(kind, number, number, m.start() + 1, text_)
+        if is_re:
+            try:
+                e.regex = _compile_re(text_)
+            except re.error as err:
+                raise TTOptError(f"invalid regex in expected-{kind}-re: {err}", "", number, m.start() + 1) from None
+        if where == "unknown":
+            e.line = None
+        elif where == "above":
+            e.line = last_plain
+        elif where == "below":
+            e.line = len(lines) + 1  # dangling: never matched
+            waiting.append(e)
+        elif where:
+            e.line = number + int(where)
+        found.append(e)
+    return found
+
+
+def check_diagnostics(
+    filename: str, chunks: list[tuple[int, str]], errors: list[TTOptError | None]
+) -> list[str]:
+    """Compare the error of each chunk (None: it succeeded) with the chunk's expected-*
+    annotations; returns the mismatches as one-line messages (none: verified)."""
+    problems: list[str] = []
+    for (first, text), error in zip(chunks, errors, strict=True):
+        try:
+            expected = parse_expected(text, first)
+        except TTOptError as e:
+            problems.append(str(TTOptError(e.message, filename, e.line, e.col)))
+            continue
+        if error is not None:
+            here = [e for e in expected if e.line == error.line and e.matches(error.message)]
+            hit = next((e for e in here if e.kind == "error" and not e.matched), None)
+            hit = hit or next((e for e in here if e.kind == "error"), None)
+            if hit is not None:
+                hit.matched = True
+            elif here:
+                near = here[0]
+                problems.append(str(TTOptError(
+                    f"'error' diagnostic emitted when expecting a '{near.kind}'",
+                    filename, near.at_line, near.at_col,
+                )))
+            else:
+                problems.append(str(TTOptError(
+                    f"unexpected error: {error.message}", error.filename, error.line, error.col
+                )))
+        for e in expected:
+            if not e.matched:
+                problems.append(str(TTOptError(
+                    f'expected {e.kind} "{e.text}" was not produced', filename, e.at_line, e.at_col
+                )))
+    return problems
+
+
+# ------------------------------------------------------------------ --version, --list-passes
+def version_text() -> str:
+    """ttopt's version, xDSL's, and Triton's when it is installed (not imported: slow)."""
+    import importlib.util
+    from importlib.metadata import PackageNotFoundError, version
+
+    from . import __version__
+
+    lines = [f"ttopt-opt {__version__}"]
+    for label, dist in (("xDSL", "xdsl"), ("Triton", "triton")):
+        try:
+            if importlib.util.find_spec(dist) is None:
+                raise PackageNotFoundError(dist)
+            lines.append(f"{label} {version(dist)}")
+        except (PackageNotFoundError, ValueError, ImportError):
+            lines.append(f"{label}: not installed")
+    return "\n".join(lines) + "\n"
+
+
+def _options_text(cls) -> str:
+    try:
+        fields = [f for f in dataclasses.fields(cls) if f.init]
+    except TypeError:
+        return ""
+    if not fields:
+        return ""
+
+    def default(f):
+        v = f.default if f.default is not dataclasses.MISSING else None
+        return str(v).lower() if isinstance(v, bool) else str(v)
+
+    return " [options: " + ", ".join(f"{f.name.replace('_', '-')}={default(f)}" for f in fields) + "]"
+
+
+def list_passes_text() -> str:
+    """One line per pass: name, description, options with their defaults."""
+    out = []
+    for name, factory in available_passes().items():
+        try:
+            cls = factory()
+        except Exception:  # pragma: no cover (an xDSL pass that fails to import)
+            continue
+        out.append(f"{name:18s} {pass_summary(name)}{_options_text(cls)}\n")
+    return "".join(out)
+
+
+def _show_version(ctx: click.Context, _param, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    _write_stdout(version_text())
+    ctx.exit(0)
+
+
+class _Command(click.Command):
+    """click, with usage errors (an unknown flag, a missing value) as one line, exit 2."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            _fail(f"ttopt-opt: error: {e.format_message()}", EXIT_USAGE_ERROR)
+
+
+@click.command(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("input", default="-", metavar="[INPUT|-]")
 @click.option("-o", "--output", metavar="OUTPUT", help="Output file (default: stdout).")
 @click.option(
     "--pass", "passes", multiple=True, metavar="NAME",
-    help="Pass to run; repeatable (or comma-separated), applied in order.",
+    help="One of ttopt's passes; repeatable (or comma-separated), applied in order.",
 )
-@click.option("--list-passes", is_flag=True, help="List the passes and exit.")
+@click.option(
+    "-p", "--passes", "pipeline", metavar="PIPELINE",
+    help="A pass pipeline, xDSL/MLIR syntax: 'redundant-load{respect-hints=true},cse' "
+    "(ttopt's passes, the xDSL passes of --list-passes, --load-pass passes).",
+)
+@click.option(
+    "--load-pass", "load_passes", multiple=True, metavar="FILE",
+    help="Import FILE (Python) and make the xDSL ModulePass classes it defines available to -p; repeatable.",
+)
+@click.option("--list-passes", is_flag=True, help="List the passes (with their options) and exit.")
 @click.option("--stats", is_flag=True, help="Report, per pass and function, the rewrites made (stderr).")
+@click.option("--print-between-passes", is_flag=True, help="Print the module to stderr after each pass.")
+@click.option("--print-after-change", is_flag=True, help="Print the module to stderr after each pass that changed it.")
+@click.option("--time-passes", is_flag=True, help="Print the wall time of reading, of each pass and of printing (stderr).")
+@click.option(
+    "--split-input-file", is_flag=True,
+    help="Split the input at lines '// -----' and process each chunk alone; outputs are joined "
+    "with '// -----'; errors keep the line numbers of the whole file.",
+)
+@click.option(
+    "--verify-diagnostics", is_flag=True,
+    help="Check the errors against '// expected-error @+1 {{message}}' annotations (MLIR's "
+    "syntax; also @-N, @above, @below, @unknown, expected-error-re): exit 0 iff exactly the "
+    "expected errors occurred, on their lines.",
+)
 @click.option("--debug", is_flag=True, help="On an internal error, print the traceback too.")
-def main(input: str, output: str | None, passes: tuple[str, ...], list_passes: bool,
-         stats: bool, debug: bool):
+@click.option(
+    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+    help="Print the versions of ttopt, xDSL and Triton and exit.",
+)
+def main(input: str, output: str | None, passes: tuple[str, ...], pipeline: str | None,
+         load_passes: tuple[str, ...], list_passes: bool, stats: bool,
+         print_between_passes: bool, print_after_change: bool, time_passes: bool,
+         split_input_file: bool, verify_diagnostics: bool, debug: bool):
     """Optimize Triton TTIR/TTGIR (Triton 3.3-3.6 text)."""
+    for path in load_passes:
+        try:
+            load_pass_file(path)
+        except TTOptError as e:
+            _fail(str(e), EXIT_USAGE_ERROR)
     if list_passes:
-        _write_stdout("".join(f"{name:18s} {cls.summary}\n" for name, cls in PASSES.items()))
+        _write_stdout(list_passes_text())
         return
-    names = [n.strip() for p in passes for n in p.split(",") if n.strip()]
-    unknown = [n for n in names if n not in PASSES]
-    if unknown:
-        _fail(
-            f"ttopt-opt: error: unknown pass '{unknown[0]}' (known: {', '.join(PASSES)})",
-            EXIT_USAGE_ERROR,
-        )
-    text, name = _read_input(input)
+    if passes and pipeline is not None:
+        _fail("ttopt-opt: error: give the passes with --pass or with -p/--passes, not both",
+              EXIT_USAGE_ERROR)
     try:
-        result = run_pipeline(text, names, name)
-        write_output(output, result.text)
-    except TTOptInternalError as e:
-        if debug:
-            click.echo(e.traceback_text, err=True, nl=False)
-        _fail(str(e) + ("" if debug else " (run with --debug for the traceback)"),
-              EXIT_INTERNAL_ERROR)
+        if pipeline is not None:
+            to_run = list(parse_pipeline(pipeline))
+        else:
+            to_run = [n.strip() for p in passes for n in p.split(",") if n.strip()]
+            resolve_passes(to_run)  # an unknown name: a usage error before reading anything
+    except TTOptError as e:
+        _fail(str(e), EXIT_USAGE_ERROR)
+    text, name = _read_input(input)
+    chunks = _split_input_file(text) if split_input_file else [(1, text)]
+    callback = (
+        _dump_callback(print_between_passes, print_after_change)
+        if print_between_passes or print_after_change else None
+    )
+    outputs: list[str] = []
+    errors: list[TTOptError | None] = []
+    chunk_stats: list[list[PassStats]] = []
+    chunk_times: list[list[tuple[str, float]]] = []
+    for _first, chunk in chunks:
+        try:
+            result = run_pipeline(chunk, to_run, name, callback=callback)
+        except TTOptInternalError as e:
+            if debug:
+                _err(e.traceback_text)
+            _fail(str(e) + ("" if debug else " (run with --debug for the traceback)"),
+                  EXIT_INTERNAL_ERROR)
+        except TTOptError as e:
+            outputs.append("")
+            errors.append(e)
+            continue
+        outputs.append(result.text)
+        errors.append(None)
+        chunk_stats.append(result.stats)
+        chunk_times.append(result.timings)
+    if verify_diagnostics:
+        problems = check_diagnostics(name, chunks, errors)
+        if problems:
+            _fail("\n".join(problems))
+    elif any(errors):
+        _fail("\n".join(str(e) for e in errors if e is not None))
+    try:
+        write_output(output, "// -----\n".join(outputs))
     except TTOptError as e:
         _fail(str(e))
-    if stats:
-        _print_stats(result.stats)
+    if stats and chunk_stats:
+        _print_stats(_merge_stats(chunk_stats))
+    if time_passes and chunk_times:
+        _print_timings(chunk_times)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,17 +1,30 @@
-"""Parse, run passes, print: the one path the CLI, the benchmark and integrations share."""
+"""Parse, run passes, print: the one path the CLI, the benchmark and integrations share.
+
+Passes run through xDSL's own :class:`xdsl.passes.PassPipeline`; statistics come back through
+the sink of :mod:`ttopt.passes.base` (``OptimizeResult.stats``), wall times per stage in
+``OptimizeResult.timings``.
+"""
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import ClassVar, TypeVar
+
+from xdsl.passes import ModulePass as XDSLModulePass
+from xdsl.passes import PassPipeline
+from xdsl.utils.arg_spec import parse_pipeline as _parse_arg_specs
+from xdsl.utils.exceptions import ArgSpecParseError
 
 from .errors import TTOptError, TTOptInternalError
-from .ir.reader import read_module
+from .ir.reader import TritonModule, read_module
 from .ir.writer import write_module
-from .passes import PASSES, PassStats
+from .passes import PASSES, PassStats, available_passes, collect_stats
+from .passes.base import ModulePass, default_context
 
 T = TypeVar("T")
 
@@ -21,26 +34,122 @@ T = TypeVar("T")
 STACK_BYTES = 512 * 1024 * 1024
 RECURSION_LIMIT = 200_000
 
+PassCallback = Callable[[XDSLModulePass | None, TritonModule, XDSLModulePass | None], None]
+"""Called before the first pass, between passes and after the last one, as xDSL's
+``PassPipeline`` callback: ``(pass just run | None, module, pass about to run | None)``; the
+module is ttopt's :class:`~ttopt.ir.reader.TritonModule` (``.op`` is the ``ModuleOp``), so that
+it can be printed with its aliases and locations (:func:`ttopt.ir.writer.write_module`)."""
+
 
 @dataclass
 class OptimizeResult:
     text: str
     stats: list[PassStats] = field(default_factory=list)
+    timings: list[tuple[str, float]] = field(default_factory=list)
+    """Wall time in seconds per stage, in order: ``read``, each pass (by name), ``print``."""
 
     @property
     def changed(self) -> bool:
         return any(s.total for s in self.stats)
 
 
-def resolve_passes(names: Sequence[str]):
-    unknown = [n for n in names if n not in PASSES]
+def _legacy_adapter(cls) -> type[ModulePass]:
+    """An object with ``name`` and ``run(module) -> PassStats`` that is not an xDSL pass
+    (a pass registered in ``PASSES`` the old way) as an xDSL pass."""
+
+    @dataclass(frozen=True)
+    class Legacy(ModulePass):
+        name: ClassVar[str] = getattr(cls, "name", "") or cls.__name__
+        summary: ClassVar[str] = getattr(cls, "summary", "")
+
+        def run(self, module):
+            return cls().run(module)
+
+    Legacy.__name__ = Legacy.__qualname__ = f"Legacy{cls.__name__}"
+    return Legacy
+
+
+def _as_xdsl_pass_class(cls) -> type[XDSLModulePass]:
+    if isinstance(cls, type) and issubclass(cls, XDSLModulePass):
+        return cls
+    return _legacy_adapter(cls)
+
+
+def resolve_passes(passes: Sequence[str | XDSLModulePass]) -> list[XDSLModulePass]:
+    """ttopt pass names (``ttopt.PASSES``) and xDSL pass instances -> pass instances.
+
+    An unknown name is a :class:`TTOptError`; names take no options (use
+    :func:`parse_pipeline` for ``name{opt=value}`` and for xDSL's passes)."""
+    unknown = [p for p in passes if not isinstance(p, XDSLModulePass) and p not in PASSES]
+    if unknown:
+        name = unknown[0]
+        if isinstance(name, str) and name in available_passes():
+            raise TTOptError(
+                f"'{name}' is not one of ttopt's passes ({', '.join(PASSES)}): run it in a "
+                f"pipeline (ttopt-opt -p '{name}', ttopt.parse_pipeline('{name}'))", "ttopt-opt"
+            )
+        raise TTOptError(f"unknown pass '{name}' (known: {', '.join(PASSES)})", "ttopt-opt")
+    return [p if isinstance(p, XDSLModulePass) else _as_xdsl_pass_class(PASSES[p])() for p in passes]
+
+
+def parse_pipeline(spec: str) -> tuple[XDSLModulePass, ...]:
+    """An xDSL/MLIR pass pipeline, ``'redundant-load{respect-hints=true},cse'``, -> pass
+    instances, through xDSL's :meth:`PassPipeline.parse_spec` over
+    :func:`ttopt.passes.available_passes` (ttopt's passes and the xDSL ones ttopt exposes).
+
+    A syntax error, an unknown pass or a bad option is a one-line :class:`TTOptError`."""
+    try:
+        specs = list(_parse_arg_specs(spec))
+    except ArgSpecParseError as e:  # a BaseException in xDSL
+        raise TTOptError(_spec_error(str(e), spec), "ttopt-opt") from None
+    passes = {name: factory for name, factory in available_passes().items()}
+    unknown = [s.name for s in specs if s.name not in passes]
     if unknown:
         raise TTOptError(
-            f"unknown pass '{unknown[0]}' (known: {', '.join(PASSES)})", "ttopt-opt"
+            f"unknown pass '{unknown[0]}' in pipeline '{spec}' (known: {', '.join(passes)})",
+            "ttopt-opt",
         )
-    return [PASSES[n]() for n in names]
+    factories = {name: (lambda f=f: _as_xdsl_pass_class(f())) for name, f in passes.items()}
+    try:
+        return PassPipeline.parse_spec(factories, spec).passes
+    except (ValueError, TypeError):
+        pass
+    for s in specs:  # find the pass whose options were refused, for the message
+        try:
+            factories[s.name]().from_pass_spec(s)
+        except (ValueError, TypeError) as e:
+            known = _option_names(factories[s.name]())
+            raise TTOptError(
+                f"bad options for pass '{s.name}' in pipeline '{spec}': {e} "
+                f"(options: {', '.join(known) if known else 'none'})",
+                "ttopt-opt",
+            ) from None
+    raise TTOptError(f"invalid pass pipeline '{spec}'", "ttopt-opt")  # pragma: no cover
 
 
+def _option_names(cls) -> list[str]:
+    import dataclasses
+
+    try:
+        return [f.name.replace("_", "-") for f in dataclasses.fields(cls) if f.init]
+    except TypeError:
+        return []
+
+
+def _spec_error(text: str, spec: str) -> str:
+    """xDSL's multi-line pipeline parse error -> one line with the column."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    col = None
+    for ln in lines:
+        m = re.search(r"pass-pipeline:\d+:(\d+)", ln)
+        if m:
+            col = int(m.group(1))
+    msg = lines[-1].strip() if lines else "syntax error"
+    where = f" at column {col}" if col is not None else ""
+    return f"invalid pass pipeline '{spec}'{where}: {msg}"
+
+
+# ------------------------------------------------------------------ the deep-stack thread
 _deep_lock = threading.Lock()
 _deep_users = 0
 _saved_limit = 0
@@ -93,35 +202,96 @@ def run_deep(fn: Callable[..., T], *args) -> T:
 _tls = threading.local()
 
 
-def _run_pipeline(text: str, passes: Sequence[str], filename: str) -> OptimizeResult:
+# ------------------------------------------------------------------ the pipeline
+def _run_pipeline(
+    text: str,
+    passes: Sequence[str | XDSLModulePass],
+    filename: str,
+    callback: PassCallback | None,
+) -> OptimizeResult:
     pipeline = resolve_passes(passes)
+    timings: list[tuple[str, float]] = []
+    start = time.perf_counter()
     try:
         module = read_module(text, filename)
     except RecursionError:
         raise TTOptError("input nested too deeply", filename) from None
-    stats = []
-    for p in pipeline:
+    timings.append(("read", time.perf_counter() - start))
+
+    state = {"running": None, "since": 0.0}
+
+    def between(prev, _op, nxt) -> None:
+        now = time.perf_counter()
+        if prev is not None:
+            timings.append((prev.name, now - state["since"]))
+        state["running"] = None
+        if callback is not None:
+            try:
+                callback(prev, module, nxt)
+            except TTOptError:
+                raise
+            except Exception as e:  # a bug in the caller's callback: still never a traceback
+                raise TTOptInternalError("pass callback", e, filename) from e
+        state["running"] = nxt
+        state["since"] = time.perf_counter()
+
+    with collect_stats() as stats:
         try:
-            stats.append(p.run(module.op))
+            PassPipeline(tuple(pipeline), between).apply(default_context(), module.op)
         except TTOptError:
             raise
         except Exception as e:  # a bug in a pass: report it, never a traceback
-            raise TTOptInternalError(f"pass '{p.name}'", e, filename) from e
+            running = state["running"]
+            stage = f"pass '{running.name}'" if running is not None else "pass pipeline"
+            raise TTOptInternalError(stage, e, filename) from e
+    start = time.perf_counter()
     try:
         text_out = write_module(module)
     except Exception as e:  # a bug in a printer: report it, never a traceback
         raise TTOptInternalError("printing", e, filename) from e
-    return OptimizeResult(text_out, stats)
+    timings.append(("print", time.perf_counter() - start))
+    return OptimizeResult(text_out, list(stats), timings)
 
 
-def run_pipeline(text: str, passes: Sequence[str], filename: str = "<input>") -> OptimizeResult:
+def run_pipeline(
+    text: str,
+    passes: Sequence[str | XDSLModulePass],
+    filename: str = "<input>",
+    *,
+    callback: PassCallback | None = None,
+) -> OptimizeResult:
     """Parse ``text``, apply ``passes`` in order, print.
+
+    ``passes``: names of ttopt's passes (``ttopt.PASSES``) and/or xDSL pass instances, e.g.
+    from :func:`parse_pipeline` (``ttopt.parse_pipeline("redundant-load,cse")``).
+    ``callback``: see :data:`PassCallback`.
 
     Raises :class:`TTOptError` for bad input and :class:`TTOptInternalError` (a subclass)
     for a bug inside ttopt; never anything else for any ``text``."""
-    return run_deep(_run_pipeline, text, passes, filename)
+    return run_deep(_run_pipeline, text, passes, filename, callback)
 
 
-def optimize(text: str, passes: Sequence[str], filename: str = "<input>") -> str:
+def optimize(text: str, passes: Sequence[str | XDSLModulePass], filename: str = "<input>") -> str:
     """Optimize Triton IR text with the named passes (none: a round trip)."""
     return run_pipeline(text, passes, filename).text
+
+
+# ------------------------------------------------------------------ --split-input-file
+SPLIT_MARKER = "// -----"
+
+
+def split_input_file(text: str) -> list[tuple[int, str]]:
+    """MLIR's ``--split-input-file``: the chunks of ``text`` between lines that are the
+    marker ``// -----`` (blanks around it allowed), as ``(first line, chunk)``.  Each chunk is
+    preceded by as many newlines as there are lines before it, so that line numbers in
+    errors are those of the whole file (the marker lines themselves become blank)."""
+    lines = text.split("\n")
+    chunks: list[tuple[int, str]] = []
+    start = 0
+    for i, line in enumerate(lines):
+        if line.strip() == SPLIT_MARKER:
+            chunks.append((start + 1, "\n" * start + "\n".join(lines[start:i]) + "\n"))
+            start = i + 1
+    rest = "\n".join(lines[start:])
+    chunks.append((start + 1, "\n" * start + rest))
+    return chunks

@@ -14,6 +14,7 @@ root = os.path.dirname(os.path.dirname(config.test_source_root))
 python = sys.executable
 config.substitutions.append(("%ttopt", f'"{python}" -m ttopt.cli'))
 config.substitutions.append(("%triton-verify", f'"{python}" -m ttopt.oracle'))
+config.substitutions.append(("%examples", os.path.join(root, "examples")))
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(root), "shared", "corpus")))
 config.substitutions.append(("FileCheck", "filecheck"))
 

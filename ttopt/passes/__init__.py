@@ -1,15 +1,36 @@
-"""ttopt's passes, by name.
+"""ttopt's passes, by name, and the xDSL passes ttopt-opt exposes.
 
 ========================  ================================================================
 ``redundant-load``        :mod:`ttopt.passes.redundant_load`
 ``redundant-reduce``      :mod:`ttopt.passes.redundant_reduce`
 ``div-chain``             :mod:`ttopt.passes.div_chain` (reassociates: opt-in)
 ========================  ================================================================
+
+Each is an :class:`xdsl.passes.ModulePass` (see :mod:`ttopt.passes.base`).
+
+``XDSL_PASSES``: xDSL's own generic passes that are safe on Triton IR (checked on every fixture
+kernel: Triton 3.6 parses and verifies the result), by name, as factories like xDSL's
+``get_all_passes()``, with a one-line description each in ``XDSL_SUMMARIES``:
+
+* ``cse``: xDSL's common subexpression elimination.  Merges pure ops, and read-only ops
+  (``tt.load``) of one block with no possible writer in between; works through the effects
+  each ttopt op declares, so an op with unknown effects is never merged or moved across.
+* ``canonicalize``: xDSL's canonicalizer.  ttopt's dialects declare no canonicalization
+  patterns or folders, so on Triton IR it removes dead pure ops (and unreachable blocks).
+* ``dce``: xDSL's dead code elimination of pure ops whose results are unused (and of dead
+  ops in loops).
+
+Other xDSL passes (lowerings to other dialects, ``apply-pdl`` ...) are not exposed: they
+target xDSL's own dialects, not Triton's.
 """
 
 from __future__ import annotations
 
-from .base import ModulePass, PassStats
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass as XDSLModulePass
+
+from .base import ModulePass, PassStats, collect_stats, record_stats
 from .div_chain import DivChain
 from .redundant_load import RedundantLoad
 from .redundant_reduce import RedundantReduce
@@ -18,4 +39,135 @@ PASSES: dict[str, type[ModulePass]] = {
     p.name: p for p in (RedundantLoad, RedundantReduce, DivChain)
 }
 
-__all__ = ["PASSES", "ModulePass", "PassStats"]
+
+def _cse() -> type[XDSLModulePass]:
+    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+    return CommonSubexpressionElimination
+
+
+def _canonicalize() -> type[XDSLModulePass]:
+    from xdsl.transforms.canonicalize import CanonicalizePass
+
+    return CanonicalizePass
+
+
+def _dce() -> type[XDSLModulePass]:
+    from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+    return DeadCodeElimination
+
+
+XDSL_PASSES: dict[str, Callable[[], type[XDSLModulePass]]] = {
+    "cse": _cse,
+    "canonicalize": _canonicalize,
+    "dce": _dce,
+}
+
+XDSL_SUMMARIES: dict[str, str] = {
+    "cse": "(xDSL) common subexpression elimination: merge identical pure ops, and identical "
+    "loads of one block with no possible write in between",
+    "canonicalize": "(xDSL) apply canonicalization patterns and folders (ttopt's dialects "
+    "declare none: removes dead pure ops)",
+    "dce": "(xDSL) remove pure ops whose results are unused",
+}
+
+
+LOADED_PASSES: dict[str, type[XDSLModulePass]] = {}
+"""Passes registered at run time (:func:`register_pass`, ``ttopt-opt --load-pass FILE``)."""
+
+
+def available_passes() -> dict[str, Callable[[], type]]:
+    """Every pass ``-p`` accepts, by name, as factories (the form of xDSL's
+    ``get_all_passes()`` and ``PassPipeline.parse_spec``): ttopt's (read from ``PASSES`` at
+    each call) first, then ``XDSL_PASSES``, then ``LOADED_PASSES``."""
+    passes: dict[str, Callable[[], type]] = {
+        name: (lambda cls=cls: cls) for name, cls in PASSES.items()
+    }
+    for name, factory in XDSL_PASSES.items():
+        passes.setdefault(name, factory)
+    for name, cls in LOADED_PASSES.items():
+        passes.setdefault(name, lambda cls=cls: cls)
+    return passes
+
+
+def pass_summary(name: str) -> str:
+    """The one-line description of an available pass."""
+    if name in PASSES:
+        return getattr(PASSES[name], "summary", "") or ""
+    if name in LOADED_PASSES:
+        cls = LOADED_PASSES[name]
+        text = getattr(cls, "summary", "") or (cls.__doc__ or "").strip()
+        return text.splitlines()[0] if text else ""
+    return XDSL_SUMMARIES.get(name, "")
+
+
+def register_pass(cls: type[XDSLModulePass]) -> None:
+    """Make an xDSL pass class available to ``-p`` / :func:`ttopt.parse_pipeline` under its
+    ``name``; a name that is taken (by another class) is a :class:`~ttopt.errors.TTOptError`."""
+    from ..errors import TTOptError
+
+    name = getattr(cls, "name", None)
+    if not isinstance(cls, type) or not issubclass(cls, XDSLModulePass) or not isinstance(name, str) or not name:
+        raise TTOptError(f"{cls!r} is not an xDSL ModulePass with a name", "ttopt-opt")
+    taken = PASSES.get(name) or LOADED_PASSES.get(name) or (name in XDSL_PASSES and name)
+    reloaded = isinstance(taken, type) and name in LOADED_PASSES and (
+        (taken.__module__, taken.__qualname__) == (cls.__module__, cls.__qualname__)
+    )  # the same file loaded again
+    if taken and taken is not cls and not reloaded:
+        raise TTOptError(f"cannot register pass '{name}': the name is taken", "ttopt-opt")
+    LOADED_PASSES[name] = cls
+
+
+def load_pass_file(path: str) -> list[str]:
+    """Import the Python file ``path`` and register (:func:`register_pass`) every concrete
+    xDSL ``ModulePass`` subclass it defines; returns their names.  Any failure (a missing
+    file, an exception while importing, no pass in it) is a one-line
+    :class:`~ttopt.errors.TTOptError`."""
+    import importlib.util
+    import inspect
+    import os
+    import sys
+
+    from ..errors import TTOptError
+
+    if not os.path.isfile(path):
+        raise TTOptError("cannot load passes: no such file", path)
+    stem = "".join(c if c.isalnum() else "_" for c in os.path.splitext(os.path.basename(path))[0])
+    module_name = f"ttopt_loaded_passes.{stem}_{abs(hash(os.path.abspath(path)))}"
+    try:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError("not a Python file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module  # dataclasses look their module up while decorating
+        spec.loader.exec_module(module)
+    except Exception as e:
+        sys.modules.pop(module_name, None)
+        raise TTOptError(f"cannot load passes: {type(e).__name__}: {e}", path) from None
+    found = [
+        obj for obj in vars(module).values()
+        if isinstance(obj, type) and issubclass(obj, XDSLModulePass)
+        and obj.__module__ == module_name and not inspect.isabstract(obj)
+        and isinstance(getattr(obj, "name", None), str) and obj.name
+    ]
+    if not found:
+        raise TTOptError("cannot load passes: the file defines no xDSL ModulePass with a name", path)
+    for cls in found:
+        register_pass(cls)
+    return [cls.name for cls in found]
+
+
+__all__ = [
+    "PASSES",
+    "XDSL_PASSES",
+    "ModulePass",
+    "PassStats",
+    "LOADED_PASSES",
+    "available_passes",
+    "collect_stats",
+    "load_pass_file",
+    "pass_summary",
+    "record_stats",
+    "register_pass",
+]

@@ -1,13 +1,42 @@
-"""What a ttopt pass is: a name, a one-line summary, and ``run(module) -> PassStats``."""
+"""What a ttopt pass is: an :class:`xdsl.passes.ModulePass` that may report statistics.
+
+A ttopt pass is a frozen dataclass with ``name: ClassVar[str]`` and a one-line
+``summary: ClassVar[str]``; its options are dataclass fields (``-p 'pass{opt=v}'``), and
+``apply(ctx, module)`` rewrites the module in place, as in any xDSL pass.  So ttopt's passes run
+in ``xdsl-opt`` (see :mod:`ttopt.universe`) and in any :class:`xdsl.passes.PassPipeline`.
+
+Statistics (how many rewrites per function: the paper's R-Load / R-Reduce columns) are not
+options and not part of the IR: a pass hands its :class:`PassStats` to :func:`record_stats`,
+which appends it to the *statistics sink* of the current context (a
+:class:`contextvars.ContextVar`, set by :func:`collect_stats`; ``ttopt.run_pipeline`` sets
+one).  Without a sink (e.g. under ``xdsl-opt``) the numbers are dropped.
+
+Two ways to write a pass:
+
+* override ``apply(ctx, op)`` and call :func:`record_stats` (the xDSL way;
+  :class:`FunctionWalkPass` does this);
+* the legacy contract, ``run(module) -> PassStats``: the base's ``apply`` calls ``run`` and
+  records what it returns (``div-chain`` still works this way).
+
+Either way ``run(module) -> PassStats`` is available to callers: for a pass that overrides
+``apply`` it applies the pass and returns its statistics.
+"""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import ClassVar
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+from xdsl.passes import ModulePass as XDSLModulePass
 
 from ..dialects.tt import FuncOp
 
@@ -27,29 +56,87 @@ class PassStats:
         return {"pass": self.name, "rewrites": self.total, "per_function": dict(self.per_function)}
 
 
-class ModulePass(ABC):
-    name: str = ""
-    summary: str = ""
-
-    @abstractmethod
-    def run(self, module: ModuleOp) -> PassStats: ...
+# ------------------------------------------------------------------ the statistics sink
+_STATS_SINK: ContextVar[list[PassStats] | None] = ContextVar("ttopt_stats_sink", default=None)
 
 
+@contextmanager
+def collect_stats() -> Iterator[list[PassStats]]:
+    """``with collect_stats() as stats:`` every :func:`record_stats` inside (in this thread
+    or task) appends to ``stats``; sinks nest (the innermost one collects)."""
+    sink: list[PassStats] = []
+    token = _STATS_SINK.set(sink)
+    try:
+        yield sink
+    finally:
+        _STATS_SINK.reset(token)
+
+
+def record_stats(stats: PassStats) -> None:
+    """Hand a pass's statistics to the current sink (dropped if there is none)."""
+    sink = _STATS_SINK.get()
+    if sink is not None:
+        sink.append(stats)
+
+
+@lru_cache(maxsize=1)
+def default_context() -> Context:
+    """The context ``run(module)`` applies a pass with: ttopt's dialects."""
+    from ..dialects import make_context
+
+    return make_context()
+
+
+# ------------------------------------------------------------------ passes
+@dataclass(frozen=True)
+class ModulePass(XDSLModulePass):
+    """A ttopt pass (see the module docstring)."""
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        """Legacy contract: apply the pass through ``run`` and record its statistics."""
+        if type(self).run is ModulePass.run:
+            raise NotImplementedError(f"pass '{self.name}' defines neither apply() nor run()")
+        record_stats(self.run(op))
+
+    def run(self, module: ModuleOp) -> PassStats:
+        """Apply the pass to ``module``; return its statistics (merged, if it recorded
+        several, and empty if it recorded none)."""
+        if type(self).apply is ModulePass.apply:
+            raise NotImplementedError(f"pass '{self.name}' defines neither apply() nor run()")
+        with collect_stats() as sink:
+            self.apply(default_context(), module)
+        merged = PassStats(self.name)
+        for s in sink:
+            merged.per_function.update(s.per_function)
+        return merged
+
+    def set_state(self, **values) -> None:
+        """Per-run scratch state of a pass (tables, caches), kept on the instance.  xDSL
+        passes are frozen dataclasses because their fields are their *options*; this state
+        is not an option and is reset by the pass at the start of each function."""
+        for key, value in values.items():
+            object.__setattr__(self, key, value)
+
+
+@dataclass(frozen=True)
 class FunctionWalkPass(ModulePass):
     """A pass that walks each function's blocks in order with a table of what is available
     (``_block(block, table) -> rewrites``), counting rewrites per function."""
 
-    def run(self, module: ModuleOp) -> PassStats:
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         stats = PassStats(self.name)
-        for func in functions(module):
+        for func in functions(op):
             self.begin_function(func)
             removed = sum(self._block(block, {}) for region in func.regions for block in region.blocks)
             if removed:
                 stats.per_function[func.sym_name.data] += removed
-        return stats
+        record_stats(stats)
 
     def begin_function(self, func: FuncOp) -> None:
-        """Reset per-function state."""
+        """Reset per-function state (with :meth:`set_state`)."""
 
     @abstractmethod
     def _block(self, block, available: dict) -> int: ...

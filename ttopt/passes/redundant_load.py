@@ -17,12 +17,18 @@ as separate ``ld.global``.  This pass replaces the later load B by the earlier l
   the body of ``tt.map_elementwise``, invoked once per element pair) that does not contain A,
   a writer anywhere in that op blocks it, since a later invocation runs after the writer.
 
+With the option ``respect-hints=true``, A and B must also have the same ``cacheModifier`` and
+``evictionPolicy``.
+
 Kept attributes: A keeps its own ``cacheModifier`` and ``evictionPolicy`` unchanged.  A is the
 access that really happens first, and its combination was already accepted by ptxas, so the
 rule can never produce a combination ptxas rejects (such as ``evict_first`` with ``cg``).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.ir import Block, Operation
 
@@ -52,18 +58,28 @@ def eligible(op: LoadOp) -> bool:
     return not op.is_volatile and op.cache_modifier != CACHE_CV
 
 
+
+@dataclass(frozen=True)
 class RedundantLoad(FunctionWalkPass):
-    name = "redundant-load"
-    summary = "replace a tt.load by an earlier identical one (eviction/cache hints aside) when no write can happen in between"
+    """The pass; option ``respect-hints`` (default false): merge only loads whose
+    ``cacheModifier`` and ``evictionPolicy`` are equal too, for kernels whose hints are
+    deliberate (``-p 'redundant-load{respect-hints=true}'``)."""
+
+    name: ClassVar[str] = "redundant-load"
+    summary: ClassVar[str] = "replace a tt.load by an earlier identical one (eviction/cache hints aside) when no write can happen in between"
+
+    respect_hints: bool = False
 
     def begin_function(self, func) -> None:
-        self.writes = WriteCache()  # merging loads removes no writer: valid for the function
+        self.set_state(writes=WriteCache())  # merging loads removes no writer: valid for the function
 
     def _block(self, block: Block, available: dict) -> int:
         removed = 0
         for op in list(block.ops):
             if isinstance(op, LoadOp) and eligible(op):
                 key = load_key(op)
+                if self.respect_hints:
+                    key = (key, op.cache_modifier, op.eviction_policy)
                 earlier = available.get(key)
                 if earlier is not None:
                     op.result.replace_all_uses_with(earlier.result)

@@ -20,6 +20,9 @@ after ``redundant-load``, whose merges are what make two reductions' operands th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.traits import Commutative
 
@@ -129,12 +132,13 @@ def _ops_equivalent(oa: Operation, ob: Operation, mapping) -> bool:
     return True
 
 
+@dataclass(frozen=True)
 class RedundantReduce(FunctionWalkPass):
-    name = "redundant-reduce"
-    summary = "replace a tt.reduce/tt.scan by an earlier one with the same operands, axis and an equivalent combiner"
+    name: ClassVar[str] = "redundant-reduce"
+    summary: ClassVar[str] = "replace a tt.reduce/tt.scan by an earlier one with the same operands, axis and an equivalent combiner"
 
     def begin_function(self, func) -> None:
-        self.numbering = ValueNumbering()
+        self.set_state(numbering=ValueNumbering())
 
     def _block(self, block: Block, available: dict[tuple, list[Operation]]) -> int:
         removed = 0
