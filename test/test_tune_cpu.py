@@ -1,6 +1,6 @@
 """The parts of ``bench.tune`` that need no GPU: confidence intervals and verdicts, the
 numerics classification, the roofline class, SASS counting, the decision file, the
-redundant-load-evl variant, the rewrite step, the decision rule and the reports."""
+redundant-load-evl alias, the rewrite step, the decision rule and the reports."""
 
 import json
 import random
@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bench import abtest, sass, stats, tune_report
-from bench.decisions import FORMAT, KEEP, REJECT, Decision, Decisions, load, normalize_ttir, ttir_digest
+from ttopt.decisions import FORMAT, KEEP, REJECT, Decision, Decisions, load, normalize_ttir, ttir_digest
 from bench.tune import decide, parse_candidates
 from bench.variants import run_variant
 
@@ -294,13 +294,15 @@ def _loads(text):
     return [line.split("=", 1)[1].split(":")[0].strip() for line in text.splitlines() if "tt.load" in line]
 
 
-def test_redundant_load_evl_keeps_evict_last_where_ptxas_allows():
+def test_redundant_load_keeps_evict_last_where_ptxas_allows():
+    """The rule measured as redundant-load-evl is redundant-load's own now; the old name is an
+    alias (bench/variants.py)."""
     plain = run_variant(EVL, ["redundant-load"])
     evl = run_variant(EVL, ["redundant-load-evl"])
     assert plain.stats == {"redundant-load": 2} and evl.stats == {"redundant-load-evl": 2}
-    assert _loads(plain.text) == ["tt.load %p evictionPolicy = evict_first", "tt.load %q cacheModifier = cg"]
     # evict_last moves onto the kept load; not onto a .cg load (ptxas rejects .cg + evict_last)
-    assert _loads(evl.text) == ["tt.load %p evictionPolicy = evict_last", "tt.load %q cacheModifier = cg"]
+    assert _loads(plain.text) == ["tt.load %p evictionPolicy = evict_last", "tt.load %q cacheModifier = cg"]
+    assert evl.text == plain.text
     assert run_variant(EVL, []).stats == {} and not run_variant(EVL, []).changed
     with pytest.raises(ValueError):
         run_variant(EVL, ["no-such-pass", "redundant-load-evl"])
@@ -336,16 +338,16 @@ def test_rewrite_writes_opt_and_null_overrides(tmp_path):
     (dump / h / "k.ttir").write_text(EVL)
     (dump / ("B" * 52)).mkdir()  # a hash folder without this kernel: ignored
     same = {"model": "m", "name": "k", "kernel": "k", "key": "m/k", "dump_dir": str(dump)}
-    pipes = abtest.Pipelines(["redundant-load"], {"evl": ["redundant-load-evl"], "dc": ["div-chain"]})
+    pipes = abtest.Pipelines(["redundant-load"], {"rr": ["redundant-reduce"], "dc": ["div-chain"]})
     cands = abtest.rewrite([same], tmp_path, pipes, procs=1)
     assert len(cands) == 1
     c = cands[0]
-    assert c["variants"] == ["base", "null", "opt", "evl"]  # dc changed nothing: not timed
-    assert c["rewrites"] == {"opt": {"redundant-load": 2}, "evl": {"redundant-load-evl": 2}}
+    assert c["variants"] == ["base", "null", "opt"]  # rr and dc changed nothing: not timed
+    assert c["rewrites"] == {"opt": {"redundant-load": 2}}
     assert c["hashes"][h]["digest"] == ttir_digest(EVL)
-    for v in ("opt", "evl", "null"):
+    for v in ("opt", "null"):
         assert (tmp_path / "override" / v / h / "k.ttir").exists()
-    assert "evict_first" not in (tmp_path / "override" / "evl" / h / "k.ttir").read_text()
+    assert "evict_first" not in (tmp_path / "override" / "opt" / h / "k.ttir").read_text()
     assert _loads((tmp_path / "override" / "null" / h / "k.ttir").read_text()) == _loads(run_variant(EVL, []).text)
 
 
@@ -524,14 +526,12 @@ EVL_REGIONS = """module {
 """
 
 
-def test_redundant_load_evl_pairs_each_merge_with_its_kept_load():
+def test_redundant_load_pairs_each_merge_with_its_kept_load():
     """A merge into a loop body moves evict_last onto the load before the loop; after the
     store, a new group (no evict_last in it) keeps its first load's hints."""
     plain = run_variant(EVL_REGIONS, ["redundant-load"])
-    evl = run_variant(EVL_REGIONS, ["redundant-load-evl"])
-    assert plain.stats == {"redundant-load": 2} and evl.stats == {"redundant-load-evl": 2}
-    assert _loads(plain.text) == ["tt.load %p evictionPolicy = evict_first", "tt.load %p"]
-    assert _loads(evl.text) == ["tt.load %p evictionPolicy = evict_last", "tt.load %p"]
+    assert plain.stats == {"redundant-load": 2}
+    assert _loads(plain.text) == ["tt.load %p evictionPolicy = evict_last", "tt.load %p"]
 
 
 def test_noise_floor_from_the_null_control():
