@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from bench import sass as sass_mod
 from bench import stats
-from bench.decisions import ttir_digest
+from ttopt.decisions import ttir_digest
 from bench.variants import run_variant
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

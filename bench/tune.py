@@ -18,7 +18,7 @@ override, its outputs pass the numerics check (bit-identical; or, for a reassoci
 a nondeterministic kernel, within the bound / the baseline's own rerun spread), and a second,
 independent timing pass (fresh processes, ``--confirm-rounds``) agrees.  Everything else is
 rejected.  Writes under ``--out``: ``results.jsonl`` (every row, both passes), ``results.md``,
-``speedup.png``, ``decisions.json`` (format: ``bench/decisions.py``), ``override/`` (Triton's
+``speedup.png``, ``decisions.json`` (format: ``ttopt/decisions.py``), ``override/`` (Triton's
 override layout ``<H>/<kernel>.ttir`` with the winners only; ``--override-out`` to put it
 elsewhere), ``summary.json``.  Use the winners with ``TRITON_KERNEL_OVERRIDE=1
 TRITON_OVERRIDE_DIR=<out>/override TRITON_ALWAYS_COMPILE=1`` (a fresh cache).
@@ -36,7 +36,7 @@ import tempfile
 import time
 
 from bench import abtest, stats, tune_report
-from bench.decisions import KEEP, REJECT, Decision, Decisions
+from ttopt.decisions import KEEP, REJECT, Decision, Decisions
 from bench.variants import run_variant
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

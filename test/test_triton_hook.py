@@ -114,3 +114,35 @@ def test_across_processes_sharing_a_cache_dir(tmp_path):
     for r in results:
         assert r.returncode == 0, r.stderr[-3000:]
     assert [r.stdout.split("LOADS")[1].strip() for r in results] == ["1", "2", "1", "2"]
+
+
+def _decisions_file(tmp_path, ttir: str, decision: str, passes=("redundant-load",)):
+    from ttopt.decisions import Decision, Decisions, ttir_digest
+
+    path = tmp_path / f"decisions-{decision}.json"
+    entry = Decision("dup_load_kernel", ttir_digest(ttir), decision, list(passes))
+    Decisions([entry], list(passes)).write(path)
+    return path
+
+
+def test_decision_file_keeps_only_its_winners(tmp_path):
+    """`ttopt tune`'s decision file: a `keep` entry (kernel name + TTIR digest) gets its passes,
+    a `reject` entry or a kernel whose TTIR differs is compiled as Triton makes it."""
+    off = compile_dup()
+    keep = _decisions_file(tmp_path, off.asm["ttir"], "keep")
+    with hook.enabled(decisions=keep) as state:
+        on = loads(compile_dup())
+        assert state.key.endswith(state.decisions_digest[:16])
+    assert on[0] == 1 and loads(off)[0] == 2
+    reject = _decisions_file(tmp_path, off.asm["ttir"], "reject")
+    with hook.enabled(decisions=reject):
+        assert loads(compile_dup())[0] == 2
+    other = _decisions_file(tmp_path, off.asm["ttir"].replace("evict_first", "evict_normal"), "keep")
+    with hook.enabled(decisions=other):
+        assert loads(compile_dup())[0] == 2
+
+
+def test_decision_file_and_passes_are_exclusive(tmp_path):
+    path = _decisions_file(tmp_path, "module {\n}\n", "keep")
+    with pytest.raises(ValueError, match="not both"):
+        hook.enable(["redundant-load"], decisions=path)

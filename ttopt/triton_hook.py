@@ -34,6 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import __version__
+from .decisions import Decisions
+from .decisions import load as load_decisions
 from .pipeline import resolve_passes, run_pipeline
 
 
@@ -45,10 +47,23 @@ class HookState:
     records: list[dict] = field(default_factory=list)
     warned: set[str] = field(default_factory=set)
     saved_cache_dir: str | None = None
+    decisions: Decisions | None = None
+    decisions_digest: str = ""  # of the decision file's bytes: part of the cache key
 
     @property
     def key(self) -> str:
-        return f"ttopt-{__version__}-{'+'.join(self.passes)}-{'+'.join(self.stages)}"
+        key = f"ttopt-{__version__}-{'+'.join(self.passes)}-{'+'.join(self.stages)}"
+        return key + (f"-decisions-{self.decisions_digest[:16]}" if self.decisions else "")
+
+    def passes_for(self, name: str, stage: str, module) -> list[str] | None:
+        """The passes to run on this kernel at this stage (None: leave it as Triton made it).
+        With a decision file, only kernels it keeps are rewritten, with its passes; it is
+        keyed by the TTIR, so it applies at the ttir stage."""
+        if self.decisions is None:
+            return list(self.passes)
+        if stage != "ttir":
+            return None
+        return self.decisions.passes_for(name, module.str())
 
     @property
     def hash(self) -> str:
@@ -84,7 +99,10 @@ def _rewrite(state: HookState, stage: str, module):
 
     name = _kernel_name(module)
     try:
-        result = run_pipeline(module.str(), list(state.passes), f"<{name}.{stage}>")
+        passes = state.passes_for(name, stage, module)
+        if not passes:
+            return module
+        result = run_pipeline(module.str(), passes, f"<{name}.{stage}>")
         for s in result.stats:
             if s.total:
                 _log(state, {"kernel": name, "stage": stage, "pass": s.name, "rewrites": s.total})
@@ -134,8 +152,17 @@ def _clear_jit_caches() -> None:
                 caches.clear()
 
 
-def enable(passes: Sequence[str], stages: Sequence[str] = ("ttir",), log: bool | str = False) -> HookState:
-    """Run ``passes`` on every kernel Triton compiles from now on (``stages``: ttir, ttgir)."""
+def enable(
+    passes: Sequence[str] = (),
+    stages: Sequence[str] = ("ttir",),
+    log: bool | str = False,
+    decisions: str | os.PathLike | None = None,
+) -> HookState:
+    """Run ``passes`` on every kernel Triton compiles from now on (``stages``: ttir, ttgir).
+
+    ``decisions``: a ``ttopt tune`` decision file (``python -m bench.tune``); then, instead of
+    ``passes``, each kernel gets the passes its ``keep`` entry names (matched by kernel name and
+    TTIR digest), and every other kernel is left alone."""
     import triton
 
     global _state
@@ -143,10 +170,18 @@ def enable(passes: Sequence[str], stages: Sequence[str] = ("ttir",), log: bool |
     bad = [s for s in stages if s not in ("ttir", "ttgir")]
     if bad:
         raise ValueError(f"stages must be 'ttir' and/or 'ttgir', got {bad}")
+    table, digest = None, ""
+    if decisions is not None:
+        if passes:
+            raise ValueError("give passes or a decision file, not both")
+        raw = open(decisions, "rb").read()
+        table, digest = load_decisions(decisions), hashlib.sha256(raw).hexdigest()
+        for d in table.kept():
+            resolve_passes(d.passes)
     with _lock:
         if _state is not None:
             _disable_locked()
-        state = HookState(tuple(passes), tuple(stages), log)
+        state = HookState(tuple(passes), tuple(stages), log, decisions=table, decisions_digest=digest)
         base = triton.knobs.cache.dir
         state.saved_cache_dir = base
         triton.knobs.cache.dir = os.path.join(base, state.key)
@@ -176,8 +211,9 @@ def disable() -> None:
 
 
 @contextlib.contextmanager
-def enabled(passes: Sequence[str], stages: Sequence[str] = ("ttir",), log: bool | str = False):
-    state = enable(passes, stages, log)
+def enabled(passes: Sequence[str] = (), stages: Sequence[str] = ("ttir",), log: bool | str = False,
+            decisions: str | os.PathLike | None = None):
+    state = enable(passes, stages, log, decisions)
     try:
         yield state
     finally:
@@ -193,13 +229,15 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m ttopt.triton_hook [--pass P]... [--stage S]... [--log] SCRIPT [ARGS...]``.
 
     Passes also come from ``TTOPT_PASSES`` (comma-separated), the log from ``TTOPT_LOG``
-    (``1`` for stderr, or a file path)."""
+    (``1`` for stderr, or a file path), a decision file from ``--decisions FILE`` or
+    ``TTOPT_DECISIONS``."""
     import runpy
 
     args = list(sys.argv[1:] if argv is None else argv)
     passes = [p for p in os.environ.get("TTOPT_PASSES", "").split(",") if p]
     stages: list[str] = []
     log: bool | str = os.environ.get("TTOPT_LOG", "") or False
+    decisions = os.environ.get("TTOPT_DECISIONS") or None
     while args and args[0].startswith("--"):
         opt = args.pop(0)
         if opt == "--pass":
@@ -208,13 +246,15 @@ def main(argv: list[str] | None = None) -> int:
             stages.append(args.pop(0))
         elif opt == "--log":
             log = "1"
+        elif opt == "--decisions":
+            decisions = args.pop(0)
         else:
             print(f"ttopt.triton_hook: error: unknown option {opt}", file=sys.stderr)
             return 2
     if not args:
-        print("usage: python -m ttopt.triton_hook [--pass P]... [--stage ttir|ttgir]... [--log] SCRIPT [ARGS...]", file=sys.stderr)
+        print("usage: python -m ttopt.triton_hook [--pass P]... [--decisions FILE] [--stage ttir|ttgir]... [--log] SCRIPT [ARGS...]", file=sys.stderr)
         return 2
-    enable(passes, stages or ["ttir"], log)
+    enable(passes, stages or ["ttir"], log, decisions)
     sys.argv = args
     runpy.run_path(args[0], run_name="__main__")
     return 0

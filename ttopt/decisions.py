@@ -1,4 +1,4 @@
-"""The decision file that ``bench.tune`` writes: which kernels keep ttopt's rewrite.
+"""The decision file that ``bench.tune`` (ttopt tune) writes and ``ttopt.triton_hook`` reads: which kernels keep ttopt's rewrite.
 
 Format (JSON, ``"format": "ttopt-tune-decisions/1"``)::
 
