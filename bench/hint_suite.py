@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import pathlib
 
+from bench.paper_suite import write_modules
+
 # (M rows, N columns, BLOCK): rows of 16 KB .. 128 KB of fp16, 256 MB per tensor
 CASES = [(16384, 8192, 1024), (4096, 32768, 2048), (2048, 65536, 2048)]
 
@@ -66,10 +68,4 @@ def suite_modules() -> dict[str, str]:
 
 
 def write_suite(folder: pathlib.Path) -> list[pathlib.Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, src in suite_modules().items():
-        p = folder / f"{name}.py"
-        p.write_text(src)
-        paths.append(p)
-    return paths
+    return write_modules(folder, suite_modules())

@@ -138,14 +138,19 @@ def suite_modules() -> dict[str, str]:
     return mods
 
 
-def write_suite(folder: pathlib.Path) -> list[pathlib.Path]:
+def write_modules(folder: pathlib.Path, mods: dict[str, str]) -> list[pathlib.Path]:
+    """Write kernel modules ``{name: source}`` as ``folder/<name>.py``."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, src in suite_modules().items():
+    for name, src in mods.items():
         p = folder / f"{name}.py"
         p.write_text(src)
         paths.append(p)
     return paths
+
+
+def write_suite(folder: pathlib.Path) -> list[pathlib.Path]:
+    return write_modules(folder, suite_modules())
 
 
 if __name__ == "__main__":
