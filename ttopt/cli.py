@@ -468,6 +468,10 @@ class _Command(click.Command):
     "syntax; also @-N, @above, @below, @unknown, expected-error-re): exit 0 iff exactly the "
     "expected errors occurred, on their lines.",
 )
+@click.option("--no-verify", is_flag=True,
+              help="Do not check the input as Triton's verifier does (types, shapes, dominance...).")
+@click.option("--verify-each", is_flag=True,
+              help="Verify the module after every pass (a failure is an internal error of that pass).")
 @click.option("--debug", is_flag=True, help="On an internal error, print the traceback too.")
 @click.option(
     "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
@@ -476,7 +480,8 @@ class _Command(click.Command):
 def main(input: str, output: str | None, passes: tuple[str, ...], pipeline: str | None,
          load_passes: tuple[str, ...], list_passes: bool, stats: bool,
          print_between_passes: bool, print_after_change: bool, time_passes: bool,
-         split_input_file: bool, verify_diagnostics: bool, debug: bool):
+         split_input_file: bool, verify_diagnostics: bool, no_verify: bool, verify_each: bool,
+         debug: bool):
     """Optimize Triton TTIR/TTGIR (Triton 3.3-3.6 text)."""
     for path in load_passes:
         try:
@@ -509,7 +514,8 @@ def main(input: str, output: str | None, passes: tuple[str, ...], pipeline: str 
     chunk_times: list[list[tuple[str, float]]] = []
     for _first, chunk in chunks:
         try:
-            result = run_pipeline(chunk, to_run, name, callback=callback)
+            result = run_pipeline(chunk, to_run, name, callback=callback, verify=not no_verify,
+                                  verify_each=verify_each)
         except TTOptInternalError as e:
             if debug:
                 _err(e.traceback_text)

@@ -22,6 +22,7 @@ from xdsl.utils.exceptions import ArgSpecParseError
 
 from .errors import TTOptError, TTOptInternalError
 from .ir.reader import TritonModule, read_module
+from .ir.verify import verify_module
 from .ir.writer import write_module
 from .passes import PASSES, PassStats, available_passes, collect_stats
 from .passes.base import ModulePass, default_context
@@ -208,12 +209,14 @@ def _run_pipeline(
     passes: Sequence[str | XDSLModulePass],
     filename: str,
     callback: PassCallback | None,
+    verify: bool = True,
+    verify_each: bool = False,
 ) -> OptimizeResult:
     pipeline = resolve_passes(passes)
     timings: list[tuple[str, float]] = []
     start = time.perf_counter()
     try:
-        module = read_module(text, filename)
+        module = read_module(text, filename, verify=verify)
     except RecursionError:
         raise TTOptError("input nested too deeply", filename) from None
     timings.append(("read", time.perf_counter() - start))
@@ -224,6 +227,11 @@ def _run_pipeline(
         now = time.perf_counter()
         if prev is not None:
             timings.append((prev.name, now - state["since"]))
+            if verify_each:  # invalid IR after a pass is the pass's bug, not the input's
+                try:
+                    verify_module(module)
+                except TTOptError as e:
+                    raise TTOptInternalError(f"pass '{prev.name}' (its output does not verify)", e, filename) from e
         state["running"] = None
         if callback is not None:
             try:
@@ -259,8 +267,14 @@ def run_pipeline(
     filename: str = "<input>",
     *,
     callback: PassCallback | None = None,
+    verify: bool = True,
+    verify_each: bool = False,
 ) -> OptimizeResult:
     """Parse ``text``, apply ``passes`` in order, print.
+
+    ``verify``: check the input as Triton's verifier does (types, shapes, terminators,
+    dominance...) before any pass; ``verify_each``: check the module again after every pass (a
+    failure there is an internal error naming the pass).
 
     ``passes``: names of ttopt's passes (``ttopt.PASSES``) and/or xDSL pass instances, e.g.
     from :func:`parse_pipeline` (``ttopt.parse_pipeline("redundant-load,cse")``).
@@ -268,7 +282,7 @@ def run_pipeline(
 
     Raises :class:`TTOptError` for bad input and :class:`TTOptInternalError` (a subclass)
     for a bug inside ttopt; never anything else for any ``text``."""
-    return run_deep(_run_pipeline, text, passes, filename, callback)
+    return run_deep(_run_pipeline, text, passes, filename, callback, verify, verify_each)
 
 
 def optimize(text: str, passes: Sequence[str | XDSLModulePass], filename: str = "<input>") -> str:

@@ -31,9 +31,28 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Commutative, Pure
+from xdsl.utils.exceptions import VerifyException
 
 from .base import TritonOp, enum_name, int_attr, parse_keyword_enum, resolve_all
-from .families import BinaryOp, CastOp, UnaryOp
+from .constraints import (
+    first as _first,
+    BoolLike,
+    FloatLike,
+    SignlessFixedWidthIntegerLike,
+    SignlessIntegerLike,
+    bit_width,
+    element_type,
+    i1_same_shape,
+    is_float,
+    is_signless_int,
+    same,
+    shape_of,
+    with_element,
+)
+from .families import BinaryOp, CastOp, UnaryOp, same_type_defs
+
+FLOAT_LIKE = FloatLike()
+INT_LIKE = SignlessIntegerLike()
 
 CMPI_PREDICATES = {
     n: i
@@ -54,9 +73,7 @@ CMPF_PREDICATES = {
 
 def i1_like(typ: Attribute) -> Attribute:
     """``i1`` with the shape and encoding of ``typ``."""
-    if isinstance(typ, TensorType):
-        return TensorType(i1, typ.get_shape(), typ.encoding)
-    return i1
+    return with_element(typ, i1)
 
 
 @irdl_op_definition
@@ -76,6 +93,11 @@ class ConstantOp(TritonOp):
         props["value"] = value
         return cls.build([], [typ], props, attrs)
 
+    def verify_(self) -> None:
+        typ = getattr(self.value, "type", None)
+        if typ is not None and not same(typ, _first(self.results).type):
+            raise VerifyException("failed to verify that all of {value, result} have same type")
+
     def print(self, printer: Printer):
         self.print_attr_dict(printer, {"value"})
         printer.print_string(" ")
@@ -86,10 +108,19 @@ class _CompareOp(TritonOp):
     TABLE: ClassVar[dict[str, int]] = {}
     lhs = operand_def()
     rhs = operand_def()
-    result = result_def()
+    result = result_def(BoolLike())
     predicate = prop_def(IntegerAttr)
     fastmath = opt_prop_def(FastMathFlagsAttr)
     traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        a, b = self._operands
+        if a.type is not b.type and a.type != b.type:
+            raise VerifyException("failed to verify that all of {lhs, rhs} have same type")
+        if not i1_same_shape(a.type, _first(self.results).type):
+            raise VerifyException(
+                "failed to verify that result type has i1 element type and same shape as operands"
+            )
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -129,12 +160,16 @@ class _CompareOp(TritonOp):
 class CmpiOp(_CompareOp):
     name = "arith.cmpi"
     TABLE: ClassVar[dict[str, int]] = CMPI_PREDICATES
+    lhs = operand_def(INT_LIKE)
+    rhs = operand_def(INT_LIKE)
 
 
 @irdl_op_definition
 class CmpfOp(_CompareOp):
     name = "arith.cmpf"
     TABLE: ClassVar[dict[str, int]] = CMPF_PREDICATES
+    lhs = operand_def(FLOAT_LIKE)
+    rhs = operand_def(FLOAT_LIKE)
 
 
 @irdl_op_definition
@@ -142,11 +177,26 @@ class SelectOp(TritonOp):
     """``arith.select %c, %a, %b : T`` or ``: C, T`` (tensor condition)."""
 
     name = "arith.select"
-    condition = operand_def()
+    condition = operand_def(BoolLike())
     true_value = operand_def()
     false_value = operand_def()
     result = result_def()
     traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        c, a, b = self._operands
+        t = _first(self.results).type
+        if not (same(a.type, t) and same(b.type, t)):
+            raise VerifyException(
+                "failed to verify that all of {true_value, false_value, result} have same type"
+            )
+        ct = c.type
+        if isinstance(ct, IntegerType) or i1_same_shape(t, ct):
+            return  # (BoolLike: a scalar condition is i1)
+        raise VerifyException(
+            f"expected condition type to have the same shape as the result type, "
+            f"got '{ct}' for result '{t}'"
+        )
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -177,21 +227,96 @@ class SelectOp(TritonOp):
 
 
 def _binary(op_name: str, *extra_traits):
+    kind = FLOAT_LIKE if op_name.endswith("f") else INT_LIKE  # addf, maxnumf / addi, maxsi
     cls = type(
         "".join(p.capitalize() for p in op_name.split(".")) + "Op",
         (BinaryOp,),
-        {"name": op_name, "traits": traits_def(Pure(), *extra_traits)},
+        {"name": op_name, "traits": traits_def(Pure(), *extra_traits), **same_type_defs(kind)},
     )
     return irdl_op_definition(cls)
 
 
-def _unary(op_name: str, base=UnaryOp):
+def _unary(op_name: str, base=UnaryOp, **extra):
     cls = type(
         "".join(p.capitalize() for p in op_name.split(".")) + "Op",
         (base,),
-        {"name": op_name, "traits": traits_def(Pure())},
+        {"name": op_name, "traits": traits_def(Pure()), **extra},
     )
     return irdl_op_definition(cls)
+
+
+class _ArithCastOp(CastOp):
+    """MLIR's arith casts: one value, same shape (and encoding), element types related by
+    ``RULE`` (``areCastCompatible``)."""
+
+    def verify_(self) -> None:
+        a, r = self._operands[0].type, _first(self.results).type
+        a_shape = shape_of(a) if type(a) is TensorType else None
+        r_shape = shape_of(r) if type(r) is TensorType else None
+        if a_shape != r_shape:
+            raise VerifyException(
+                "failed to verify that input and output have the same tensor dimensions"
+            )
+        if (a_shape is not None and not same(a.encoding, r.encoding)) or not self.RULE(
+            element_type(a), element_type(r)
+        ):
+            raise VerifyException(
+                f"operand type '{a}' and result type '{r}' are cast incompatible"
+            )
+
+    @staticmethod
+    def RULE(a: Attribute, r: Attribute) -> bool:  # noqa: N802 - overridden per op
+        return True
+
+
+def _widens(kind):
+    return lambda a, r: kind(a) and kind(r) and bit_width(r) > bit_width(a)
+
+
+def _narrows(kind):
+    return lambda a, r: kind(a) and kind(r) and bit_width(r) < bit_width(a)
+
+
+def _is_index(t: Attribute) -> bool:
+    from xdsl.dialects.builtin import IndexType
+
+    return isinstance(t, IndexType)
+
+
+_FIXED_INT = SignlessFixedWidthIntegerLike()
+_CAST_RULES = {
+    # name: (operand kind, result kind, element rule)
+    "arith.extf": (FLOAT_LIKE, FLOAT_LIKE, _widens(is_float)),
+    "arith.truncf": (FLOAT_LIKE, FLOAT_LIKE, _narrows(is_float)),
+    "arith.extsi": (_FIXED_INT, _FIXED_INT, _widens(is_signless_int)),
+    "arith.extui": (_FIXED_INT, _FIXED_INT, _widens(is_signless_int)),
+    "arith.trunci": (_FIXED_INT, _FIXED_INT, _narrows(is_signless_int)),
+    "arith.sitofp": (_FIXED_INT, FLOAT_LIKE, lambda a, r: is_signless_int(a) and is_float(r)),
+    "arith.uitofp": (_FIXED_INT, FLOAT_LIKE, lambda a, r: is_signless_int(a) and is_float(r)),
+    "arith.fptosi": (FLOAT_LIKE, _FIXED_INT, lambda a, r: is_float(a) and is_signless_int(r)),
+    "arith.fptoui": (FLOAT_LIKE, _FIXED_INT, lambda a, r: is_float(a) and is_signless_int(r)),
+    "arith.bitcast": (
+        None, None,
+        lambda a, r: bit_width(a) is not None and bit_width(a) == bit_width(r),
+    ),
+    "arith.index_cast": (
+        INT_LIKE, INT_LIKE,
+        lambda a, r: (_is_index(a) and is_signless_int(r)) or (is_signless_int(a) and _is_index(r)),
+    ),
+    "arith.index_castui": (
+        INT_LIKE, INT_LIKE,
+        lambda a, r: (_is_index(a) and is_signless_int(r)) or (is_signless_int(a) and _is_index(r)),
+    ),
+}
+
+
+def _cast(op_name: str):
+    src_kind, res_kind, rule = _CAST_RULES[op_name]
+    defs = {"RULE": staticmethod(rule)}
+    if src_kind is not None:
+        defs["src"] = operand_def(src_kind)
+        defs["result"] = result_def(res_kind)
+    return _unary(op_name, _ArithCastOp, **defs)
 
 
 # Binary ops, commutative ones marked: redundant-reduce compares combiner regions modulo
@@ -225,16 +350,9 @@ MaxsiOp = _binary("arith.maxsi", Commutative())
 MinsiOp = _binary("arith.minsi", Commutative())
 MaxuiOp = _binary("arith.maxui", Commutative())
 MinuiOp = _binary("arith.minui", Commutative())
-NegfOp = _unary("arith.negf")
+NegfOp = _unary("arith.negf", **same_type_defs(FLOAT_LIKE))
 
-CASTS = [
-    _unary(n, CastOp)
-    for n in [
-        "arith.extf", "arith.truncf", "arith.extsi", "arith.extui", "arith.trunci",
-        "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui",
-        "arith.bitcast", "arith.index_cast", "arith.index_castui",
-    ]
-]
+CASTS = [_cast(n) for n in _CAST_RULES]
 
 BINARY_OPS = [
     AddfOp, SubfOp, MulfOp, DivfOp, RemfOp, MaximumfOp, MinimumfOp, MaxnumfOp,

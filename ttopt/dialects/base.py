@@ -18,7 +18,7 @@ Every op of ttopt's dialects derives from :class:`TritonOp`.  It adds three thin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from xdsl.dialects.builtin import (
@@ -33,9 +33,27 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
+# An op class's own ``verify_`` (the rules of its ``.td`` definition), as written in the class
+# body.  xDSL's ``irdl_op_definition`` replaces ``verify_`` by "IRDL checks, then the class's
+# ``verify_``"; ttopt's verifier (ttopt.ir.verify) runs the IRDL part its own, faster way and
+# then calls this one.  None: the class adds no rule of its own.
+OWN_VERIFY: dict[type[Operation], Callable[[Operation], None] | None] = {}
+
 
 class TritonOp(IRDLOperation):
-    """Base class of every op defined by ttopt."""
+    """Base class of every op defined by ttopt.
+
+    **Verification**: operand/result types are constrained in ``operand_def``/``result_def``
+    (:mod:`ttopt.dialects.constraints`); the relations between them (same type, shapes, the
+    function's result types...) are checked by the class's ``verify_``, which raises
+    ``VerifyException`` with MLIR's wording (without the ``'op.name' op`` prefix, which the
+    verifier adds).  Structural rules (terminators, parents) are xDSL traits.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = getattr(cls, "verify_", None)  # before irdl_op_definition wraps it
+        OWN_VERIFY[cls] = None if own is Operation.verify_ else own
 
     # ---------------------------------------------------------------- attr-dict
     @classmethod

@@ -19,6 +19,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from .base import (
     TritonOp,
@@ -28,6 +29,7 @@ from .base import (
     print_types,
     resolve_all,
 )
+from .constraints import first as _first
 
 
 def _parse_flags(parser: Parser, props: dict[str, Attribute]) -> None:
@@ -64,10 +66,18 @@ def _print_flags(op: TritonOp, printer: Printer) -> set[str]:
     return printed
 
 
+def same_type_defs(kind) -> dict:
+    """Operand/result definitions of a :class:`SameTypeOp` whose element type is constrained
+    (``kind``: a :mod:`~ttopt.dialects.constraints` constraint), for ``type(...)``."""
+    return {"ins": var_operand_def(kind), "result": result_def(kind)}
+
+
 class SameTypeOp(TritonOp):
     """``op %a, %b, ... [fastmath<..>] [overflow<..>] attr-dict : T``.
 
     All operands and the result have the type ``T``.  ``ARITY`` fixes the operand count.
+    Concrete ops constrain the element type (``same_type_defs``); ``verify_`` is MLIR's
+    ``SameOperandsAndResultType``.
     """
 
     ARITY: ClassVar[int] = 2
@@ -95,6 +105,16 @@ class SameTypeOp(TritonOp):
         typ = parser.parse_type()
         values = resolve_all(parser, operands, [typ] * len(operands))
         return cls.build(values, [typ], props, attrs)
+
+    def verify_(self) -> None:
+        operands = self._operands
+        if len(operands) != self.ARITY:
+            raise VerifyException(f"expected {self.ARITY} operands, but found {len(operands)}")
+        t = _first(self.results).type
+        for v in operands:
+            vt = v.type
+            if vt is not t and vt != t:
+                raise VerifyException("requires the same type for all operands and results")
 
     def print(self, printer: Printer):
         printer.print_string(" ")

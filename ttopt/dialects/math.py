@@ -6,14 +6,19 @@ from xdsl.ir import Dialect
 from xdsl.irdl import irdl_op_definition, traits_def
 from xdsl.traits import Pure
 
-from .families import BinaryOp, TernaryOp, UnaryOp
+from .constraints import FloatLike, SignlessIntegerLike
+from .families import BinaryOp, TernaryOp, UnaryOp, same_type_defs
+
+# the integer ops of MLIR's math dialect; every other op here works on floats
+_INTEGER_OPS = {"math.absi", "math.ctlz", "math.cttz", "math.ctpop", "math.ipowi"}
 
 
 def _op(op_name: str, base):
+    kind = SignlessIntegerLike() if op_name in _INTEGER_OPS else FloatLike()
     cls = type(
         "".join(p.capitalize() for p in op_name.split(".")) + "Op",
         (base,),
-        {"name": op_name, "traits": traits_def(Pure())},
+        {"name": op_name, "traits": traits_def(Pure()), **same_type_defs(kind)},
     )
     return irdl_op_definition(cls)
 

@@ -12,9 +12,12 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
+    FunctionType,
     IntAttr,
     IntegerAttr,
+    ModuleOp,
     StringAttr,
+    SymbolRefAttr,
     TensorType,
     UnitAttr,
     i1,
@@ -42,17 +45,22 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     EffectInstance,
+    HasParent,
     IsolatedFromAbove,
     IsTerminator,
     MemoryEffect,
     MemoryEffectKind,
     MemoryReadEffect,
     MemoryWriteEffect,
+    OpTrait,
     Pure,
     RecursiveMemoryEffect,
     ReturnLike,
     SymbolOpInterface,
+    SymbolTable,
+    SymbolUserOpInterface,
 )
+from xdsl.utils.exceptions import VerifyException
 
 from .base import (
     TritonOp,
@@ -65,7 +73,102 @@ from .base import (
     print_types,
     resolve_all,
 )
-from .families import ArrowOp, BinaryOp, FunctionalTypeOp, TypedReturnOp, UnaryOp
+from .constraints import (
+    first as _first,
+    BoolLike,
+    ExactType,
+    TTFloatLike,
+    TTI64Like,
+    TTIntLike,
+    TTLoadPtr,
+    TTPtrLike,
+    TTTensor,
+    bit_width,
+    element_type,
+    encoding_of,
+    i1_same_shape,
+    register_pointer_type,
+    same,
+    same_encoding,
+    shape_of,
+    with_element,
+)
+from .families import ArrowOp, BinaryOp, FunctionalTypeOp, TypedReturnOp, UnaryOp, same_type_defs
+
+TENSOR = TTTensor()
+MAX_TENSOR_NUM_ELEMENTS = 1048576  # Triton's maxTensorNumElements
+
+
+class TensorSizeTrait(OpTrait):
+    """Triton's ``TensorSizeTrait`` (every ``tt`` op): each ranked tensor operand or result
+    has a power-of-two number of elements, at most ``MAX_TENSOR_NUM_ELEMENTS``."""
+
+    # id(type) -> type, for types already found fine: the reader shares one object per type
+    # text, so most checks are one set lookup (the type is kept alive, so its id stays its own)
+    _fine: ClassVar[dict[int, Attribute]] = {}
+
+    def verify(self, op: Operation) -> None:
+        fine = self._fine
+        for values in (op._operands, op.results):  # noqa: SLF001
+            for v in values:
+                t = v.type
+                if id(t) in fine:
+                    continue
+                if isinstance(t, TensorType):
+                    n = 1
+                    for d in t.get_shape():
+                        n *= d if d >= 0 else 1  # (a dynamic size: not Triton's, not checked)
+                    if n > MAX_TENSOR_NUM_ELEMENTS:
+                        raise VerifyException(
+                            f"maximum allowed number of elements is {MAX_TENSOR_NUM_ELEMENTS}, "
+                            f"but '{t}' has more than that"
+                        )
+                    if n & (n - 1):
+                        raise VerifyException(
+                            f"number of elements must be power-of-two, but '{t}' has {n} "
+                            "elements"
+                        )
+                if len(fine) > 4096:
+                    fine.clear()
+                fine[id(t)] = t
+
+
+_TENSOR_SIZE = TensorSizeTrait()
+
+
+def tt_traits(*traits):
+    """``traits_def`` of a ``tt`` op: Triton's ``TT_Op`` adds ``TensorSizeTrait``."""
+    return traits_def(*traits, _TENSOR_SIZE)
+
+
+def segment_sizes(attr: DenseArrayBase) -> tuple[int, ...]:
+    """``operandSegmentSizes`` as a tuple (memoised by its bytes: a handful of values)."""
+    raw = attr.data.data
+    sizes = _SEGMENTS.get(raw)
+    if sizes is None:
+        sizes = _SEGMENTS[raw] = tuple(attr.get_values())
+    return sizes
+
+
+_SEGMENTS: dict[bytes, tuple[int, ...]] = {}
+
+
+def _pointee_matches(ptr_type: Attribute, t: Attribute) -> bool:
+    """Is ``t`` Triton's ``getPointeeType(ptr_type)`` (what a load of it produces)?"""
+    if type(ptr_type) is TensorType or isinstance(ptr_type, TensorType):
+        elem = ptr_type.element_type
+        return (
+            isinstance(elem, PointerType)
+            and isinstance(t, TensorType)
+            and same(t.element_type, elem.pointee)
+            and shape_of(t) == shape_of(ptr_type)
+            and same(t.encoding, ptr_type.encoding)
+        )
+    if isinstance(ptr_type, PointerType):
+        return same(t, ptr_type.pointee)
+    return False
+
+
 
 # ---------------------------------------------------------------------------- enums
 CACHE_MODIFIER = {"none": 1, "ca": 2, "cg": 3, "wb": 4, "cs": 5, "wt": 6, "cv": 7}
@@ -142,13 +245,7 @@ def opaque_attr(attr_name: str, is_type: bool = False) -> type[OpaqueBodyAttr]:
 
 
 TensorDescType = opaque_attr("tt.tensordesc", is_type=True)
-
-
-def with_element(typ: Attribute, elem: Attribute) -> Attribute:
-    """``typ`` with its element type replaced (scalars: ``elem`` itself)."""
-    if isinstance(typ, TensorType):
-        return TensorType(elem, typ.get_shape(), typ.encoding)
-    return elem
+register_pointer_type(PointerType)
 
 
 def i1_like(typ: Attribute) -> Attribute:
@@ -242,8 +339,8 @@ def _elide_defaults(op: TritonOp) -> set[str]:
 @irdl_op_definition
 class LoadOp(TritonOp):
     name = "tt.load"
-    ptr = operand_def()
-    mask = opt_operand_def()
+    ptr = operand_def(TTLoadPtr())
+    mask = opt_operand_def(BoolLike())
     other = opt_operand_def()
     result = result_def()
     boundaryCheck = opt_prop_def(DenseArrayBase)
@@ -252,7 +349,7 @@ class LoadOp(TritonOp):
     evict = opt_prop_def(IntegerAttr)
     isVolatile = opt_prop_def(BoolAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(LoadEffects())
+    traits = tt_traits(LoadEffects())
 
     # --- semantic accessors (defaults applied)
     @property
@@ -266,6 +363,19 @@ class LoadOp(TritonOp):
     @property
     def is_volatile(self) -> bool:
         return _bool_prop(self, "isVolatile")
+
+    def verify_(self) -> None:
+        operands = self._operands
+        rt = _first(self.results).type
+        if not _pointee_matches(operands[0].type, rt):
+            raise VerifyException("failed to verify that result matches ptr type")
+        if len(operands) == 1:
+            return
+        _, n_mask, n_other = segment_sizes(self.properties["operandSegmentSizes"])
+        if n_mask and not i1_same_shape(rt, operands[1].type):
+            raise VerifyException("failed to verify that mask type matches ptr type")
+        if n_other and not same(operands[-1].type, rt):
+            raise VerifyException("failed to verify that other matches ptr type")
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -302,13 +412,21 @@ class LoadOp(TritonOp):
 @irdl_op_definition
 class StoreOp(TritonOp):
     name = "tt.store"
-    ptr = operand_def()
+    ptr = operand_def(TTLoadPtr())
     value = operand_def()
-    mask = opt_operand_def()
+    mask = opt_operand_def(BoolLike())
     boundaryCheck = opt_prop_def(DenseArrayBase)
     cache = opt_prop_def(IntegerAttr)
     evict = opt_prop_def(IntegerAttr)
-    traits = traits_def(MemoryWriteEffect())
+    traits = tt_traits(MemoryWriteEffect())
+
+    def verify_(self) -> None:
+        operands = self._operands
+        pt, vt = operands[0].type, operands[1].type
+        if not _pointee_matches(pt, vt):
+            raise VerifyException("failed to verify that value type matches ptr type")
+        if len(operands) > 2 and not i1_same_shape(vt, operands[2].type):
+            raise VerifyException("failed to verify that mask type matches ptr type")
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -351,7 +469,30 @@ class FuncOp(TritonOp):
     sym_visibility = opt_prop_def(StringAttr)
     arg_attrs = opt_prop_def()
     res_attrs = opt_prop_def()
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface())
+    traits = tt_traits(IsolatedFromAbove(), SymbolOpInterface(), HasParent(ModuleOp))
+
+    def verify_(self) -> None:
+        ft = self.function_type
+        if not isinstance(ft, FunctionType):
+            raise VerifyException(f"'function_type' must be a function type, got '{ft}'")
+        blocks = self.body.blocks
+        if not blocks:  # a declaration (MLIR's SymbolOpInterface::verify)
+            vis = self.sym_visibility
+            if vis is None or vis.data == "public":
+                raise VerifyException("symbol declaration cannot have public visibility")
+            return
+        args = blocks[0].args
+        inputs = ft.inputs.data
+        if len(args) != len(inputs):
+            raise VerifyException(
+                f"entry block must have {len(inputs)} arguments to match function signature"
+            )
+        for i, (a, t) in enumerate(zip(args, inputs)):
+            if not same(a.type, t):
+                raise VerifyException(
+                    f"type of entry block argument #{i}('{a.type}') must match the type of the "
+                    f"corresponding argument in function signature('{t}')"
+                )
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -398,7 +539,57 @@ class FuncOp(TritonOp):
 @irdl_op_definition
 class ReturnOp(TypedReturnOp):
     name = "tt.return"
-    traits = traits_def(Pure(), IsTerminator(), ReturnLike())
+    traits = tt_traits(Pure(), IsTerminator(), ReturnLike(), HasParent(FuncOp))
+
+    def verify_(self) -> None:
+        func = self.parent_op()
+        if not isinstance(func, FuncOp) or not isinstance(func.function_type, FunctionType):
+            return  # (HasParent reports it)
+        results = func.function_type.outputs.data
+        operands = self.operands
+        if len(operands) != len(results):
+            raise VerifyException(
+                f"has {len(operands)} operands, but enclosing function "
+                f"(@{func.sym_name.data}) returns {len(results)}"
+            )
+        for i, (v, t) in enumerate(zip(operands, results)):
+            if not same(v.type, t):
+                raise VerifyException(
+                    f"type of return operand {i} ('{v.type}') doesn't match function result "
+                    f"type ('{t}') in function @{func.sym_name.data}"
+                )
+
+
+class CalleeIsAFunction(SymbolUserOpInterface):
+    """``tt.call``'s ``verifySymbolUses``: the callee is a ``tt.func`` of the enclosing
+    symbol table, with the call's operand and result types."""
+
+    def verify(self, op: Operation) -> None:
+        callee = op.properties.get("callee")
+        if not isinstance(callee, SymbolRefAttr):
+            raise VerifyException("requires a 'callee' symbol reference attribute")
+        try:
+            fn = SymbolTable.lookup_symbol(op, callee)
+        except ValueError:
+            fn = None
+        name = callee.root_reference.data
+        if not isinstance(fn, FuncOp) or not isinstance(fn.function_type, FunctionType):
+            raise VerifyException(f"'{name}' does not reference a valid function")
+        ft = fn.function_type
+        inputs, outputs = ft.inputs.data, ft.outputs.data
+        if len(inputs) != len(op.operands):
+            raise VerifyException("incorrect number of operands for callee")
+        for i, (v, t) in enumerate(zip(op.operands, inputs)):
+            if not same(v.type, t):
+                raise VerifyException(
+                    f"operand type mismatch: expected operand type '{t}', but provided "
+                    f"'{v.type}' for operand number {i}"
+                )
+        if len(outputs) != len(op.results):
+            raise VerifyException("incorrect number of results for callee")
+        for i, (r, t) in enumerate(zip(op.results, outputs)):
+            if not same(r.type, t):
+                raise VerifyException(f"result type mismatch at index {i}")
 
 
 @irdl_op_definition
@@ -409,6 +600,7 @@ class CallOp(TritonOp):
     ins = var_operand_def()
     outs = var_result_def()
     callee = prop_def()
+    traits = tt_traits(CalleeIsAFunction())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -437,22 +629,99 @@ class CallOp(TritonOp):
 # ---------------------------------------------------------------------------- reduce / scan
 
 
+def _verify_reduce_scan(op: TritonOp, return_op: type, scan: bool) -> None:
+    """``verifyReduceScan``, the shape traits and ``verifyRegionsImpl`` of Triton's
+    ``tt.reduce`` / ``tt.scan`` (Ops.cpp)."""
+    operands = op.operands
+    results = op.results
+    n = len(operands)
+    if n == 0:
+        raise VerifyException("must have at least 1 operand")
+    if n != len(results):
+        raise VerifyException("must have the same number of inputs as outputs")
+    first = operands[0].type
+    for v in operands[1:]:
+        if v.type.shape != first.shape:
+            raise VerifyException("requires the same shape for all operands")
+        if not same_encoding(v.type, first):
+            raise VerifyException("requires the same encoding for all operands")
+    elems = [v.type.element_type for v in operands]
+    for e, r in zip(elems, results):
+        if not same(e, element_type(r.type)):
+            raise VerifyException("operand types and result types must agree")
+    shape = first.get_shape()
+    if scan:
+        for r in results:
+            rt = r.type
+            if not isinstance(rt, TensorType) or rt.get_shape() != shape:
+                raise VerifyException("requires the same shape for all operands and results")
+            if not same_encoding(rt, first):
+                raise VerifyException(
+                    "requires the same encoding for all operands and results"
+                )
+    else:
+        axis = op.properties["axis"].value.data
+        if 0 <= axis < len(shape):  # (Triton 3.6 does not check the axis itself)
+            want = shape[:axis] + shape[axis + 1 :]
+            for r in results:
+                rt = r.type
+                got = rt.get_shape() if isinstance(rt, TensorType) else ()
+                if got != want or (not want and isinstance(rt, TensorType)):
+                    raise VerifyException(
+                        f"inferred type(s) with shape {list(want)} are incompatible with "
+                        f"return type(s) of operation '{rt}'"
+                    )
+    blocks = op.regions[0].blocks
+    if len(blocks) != 1:
+        return  # (the region constraint reports it)
+    block = blocks[0]
+    args = block.args
+    if len(args) != 2 * n:
+        raise VerifyException(
+            f"nested block must take {2 * n} arguments, but given block with "
+            f"{len(args)} arguments"
+        )
+    for i, a in enumerate(args):
+        if not same(a.type, elems[i % n]):
+            raise VerifyException(
+                f"type mismatch on combine operation. Expected argument {i} to have type "
+                f"'{elems[i % n]}' but got '{a.type}'"
+            )
+    term = block.last_op
+    if not isinstance(term, return_op):
+        return  # (the terminator rules report it)
+    returned = term.operands
+    if len(returned) != n:
+        raise VerifyException(
+            f"expected combine operation to return {n} values but got {len(returned)}"
+        )
+    for i, v in enumerate(returned):
+        if not same(v.type, elems[i]):
+            raise VerifyException(
+                f"type mismatch on combine operation. Expected argument {i} to have type "
+                f"'{elems[i]}' but got '{v.type}'"
+            )
+
+
 @irdl_op_definition
 class ReduceOp(TritonOp):
     """Generic form only, as Triton prints it."""
 
     name = "tt.reduce"
-    srcs = var_operand_def()
+    srcs = var_operand_def(TENSOR)
     outs = var_result_def()
     axis = prop_def(IntegerAttr)
     combineOp = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())  # as pure as its body
+    traits = tt_traits(RecursiveMemoryEffect())  # as pure as its body
+
+    def verify_(self) -> None:
+        _verify_reduce_scan(self, ReduceReturnOp, scan=False)
 
 
 @irdl_op_definition
 class ReduceReturnOp(TypedReturnOp):
     name = "tt.reduce.return"
-    traits = traits_def(Pure(), IsTerminator())
+    traits = tt_traits(Pure(), IsTerminator(), HasParent(ReduceOp))
 
     def print(self, printer: Printer):  # `$result attr-dict : type($result)`
         printer.print_string(" ")
@@ -465,18 +734,21 @@ class ReduceReturnOp(TypedReturnOp):
 @irdl_op_definition
 class ScanOp(TritonOp):
     name = "tt.scan"
-    srcs = var_operand_def()
+    srcs = var_operand_def(TENSOR)
     outs = var_result_def()
     axis = prop_def(IntegerAttr)
     reverse = prop_def(BoolAttr)
     combineOp = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())  # as pure as its body
+    traits = tt_traits(RecursiveMemoryEffect())  # as pure as its body
+
+    def verify_(self) -> None:
+        _verify_reduce_scan(self, ScanReturnOp, scan=True)
 
 
 @irdl_op_definition
 class ScanReturnOp(TypedReturnOp):
     name = "tt.scan.return"
-    traits = traits_def(Pure(), IsTerminator())
+    traits = tt_traits(Pure(), IsTerminator(), HasParent(ScanOp))
     print = ReduceReturnOp.print
 
 
@@ -486,13 +758,13 @@ class MapElementwiseOp(TritonOp):
     srcs = var_operand_def()
     outs = var_result_def()
     scalarOp = region_def()
-    traits = traits_def(RecursiveMemoryEffect())  # as pure as its body
+    traits = tt_traits(RecursiveMemoryEffect())  # as pure as its body
 
 
 @irdl_op_definition
 class MapElementwiseReturnOp(TypedReturnOp):
     name = "tt.map_elementwise.return"
-    traits = traits_def(Pure(), IsTerminator())
+    traits = tt_traits(Pure(), IsTerminator())
     print = ReduceReturnOp.print
 
 
@@ -503,19 +775,127 @@ def _arrow(op_name: str, base=ArrowOp, **extra):
     cls = type(
         "".join(p.capitalize() for p in op_name.replace("tt.", "").split("_")) + "Op",
         (base,),
-        {"name": op_name, "traits": traits_def(Pure()), **extra},
+        {"name": op_name, "traits": tt_traits(Pure()), **extra},
     )
     return irdl_op_definition(cls)
 
 
-SplatOp = _arrow("tt.splat")
+def _types(op: Operation) -> tuple[Attribute, Attribute]:
+    return op._operands[0].type, _first(op.results).type
+
+
+def _same_element_type(s: Attribute, r: Attribute) -> None:
+    if not same(element_type(s), element_type(r)):
+        raise VerifyException("requires the same element type for all operands and results")
+
+
+def _same_encoding(s: Attribute, r: Attribute) -> None:
+    if not same_encoding(s, r):
+        raise VerifyException("requires the same encoding for all operands and results")
+
+
+def _elementwise_shapes(*types: Attribute) -> None:
+    """Triton's ``Elementwise`` + ``SameOperandsAndResultShape`` for one-value ops: scalars
+    only, or tensors of one shape."""
+    shapes = {t.get_shape() if isinstance(t, TensorType) else None for t in types}
+    if len(shapes) > 1:
+        raise VerifyException("all non-scalar operands/results must have the same shape")
+
+
+def _inferred_shape(want: tuple[int, ...], rt: Attribute) -> None:
+    if shape_of(rt) != want:
+        raise VerifyException(
+            f"inferred type(s) with shape {list(want)} are incompatible with return type(s) "
+            f"of operation '{rt}'"
+        )
+
+
+def _verify_splat(op: Operation) -> None:
+    s, r = op._operands[0].type, _first(op.results).type  # noqa: SLF001
+    se = s.element_type if type(s) is TensorType else s
+    if se is not r.element_type:  # (the result is a tensor: its constraint comes first)
+        _same_element_type(s, r)
+    if type(s) is TensorType:
+        _same_encoding(s, r)
+
+
+def _verify_broadcast(op: Operation) -> None:
+    s, r = op._operands[0].type, _first(op.results).type  # noqa: SLF001
+    if s.element_type is not r.element_type:
+        _same_element_type(s, r)
+    if s.encoding is not r.encoding:
+        _same_encoding(s, r)
+    ss, rs = shape_of(s), shape_of(r)
+    if len(ss) != len(rs):
+        raise VerifyException("rank of source must be same as rank of result")
+    for i, (a, b) in enumerate(zip(ss, rs)):
+        if a != 1 and a != b:
+            raise VerifyException(
+                f"Different dimensions at index {i} between source and result. "
+                "Broadcast requires the source dimension to be 1."
+            )
+
+
+def _verify_expand_dims(op: Operation) -> None:
+    s, r = op._operands[0].type, _first(op.results).type  # noqa: SLF001
+    if s.element_type is not r.element_type:
+        _same_element_type(s, r)
+    axis = op.properties["axis"].value.data
+    ss = shape_of(s)
+    if 0 <= axis <= len(ss):  # (outside, Triton's own inference is undefined: not checked)
+        if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
+            _inferred_shape(ss[:axis] + (1,) + ss[axis:], r)
+
+
+def _verify_bitcast(op: Operation) -> None:
+    s, r = _types(op)
+    _elementwise_shapes(s, r)
+    _same_encoding(s, r)
+    bs, br = bit_width(element_type(s)), bit_width(element_type(r))
+    if bs is not None and br is not None and bs != br:
+        raise VerifyException(f"Cannot bitcast data-type of size {bs} to data-type of size {br}")
+
+
+def _verify_int_ptr_cast(op: Operation) -> None:
+    s, r = _types(op)
+    _elementwise_shapes(s, r)
+    _same_encoding(s, r)
+
+
+def _verify_trans(op: Operation) -> None:
+    s, r = _types(op)
+    _same_element_type(s, r)
+    order = list(op.properties["order"].get_values())
+    ss = s.get_shape()
+    if len(order) != len(ss):
+        raise VerifyException("order must have the same size as the source tensor")
+    if sorted(order) != list(range(len(ss))):
+        raise VerifyException("order must be a permutation of 0..n-1")
+    if tuple(ss[i] for i in order) != r.get_shape():
+        raise VerifyException("result shape must match the permutation of the source shape")
+
+
+def _tensor_io() -> dict:
+    return {"src": operand_def(TENSOR), "result": result_def(TENSOR)}
+
+SplatOp = _arrow("tt.splat", result=result_def(TENSOR), verify_=_verify_splat)
 UnsplatOp = _arrow("tt.unsplat")
-BroadcastOp = _arrow("tt.broadcast")
-ExpandDimsOp = _arrow("tt.expand_dims", axis=prop_def(IntegerAttr))
-BitcastOp = _arrow("tt.bitcast")
-IntToPtrOp = _arrow("tt.int_to_ptr")
-PtrToIntOp = _arrow("tt.ptr_to_int")
-TransOp = _arrow("tt.trans", order=prop_def(DenseArrayBase))
+BroadcastOp = _arrow("tt.broadcast", **_tensor_io(), verify_=_verify_broadcast)
+ExpandDimsOp = _arrow(
+    "tt.expand_dims", **_tensor_io(), axis=prop_def(IntegerAttr), verify_=_verify_expand_dims
+)
+BitcastOp = _arrow("tt.bitcast", verify_=_verify_bitcast)
+IntToPtrOp = _arrow(
+    "tt.int_to_ptr", src=operand_def(TTI64Like()), result=result_def(TTPtrLike()),
+    verify_=_verify_int_ptr_cast,
+)
+PtrToIntOp = _arrow(
+    "tt.ptr_to_int", src=operand_def(TTPtrLike()), result=result_def(TTI64Like()),
+    verify_=_verify_int_ptr_cast,
+)
+TransOp = _arrow(
+    "tt.trans", **_tensor_io(), order=prop_def(DenseArrayBase), verify_=_verify_trans
+)
 
 
 class _ReshapeBase(ArrowOp):
@@ -534,11 +914,29 @@ class _ReshapeBase(ArrowOp):
         return {"allow_reorder", "efficient_layout"}
 
 
+def _verify_reshape(op: Operation) -> None:
+    s, r = _types(op)
+    _same_element_type(s, r)
+    ns = nr = 1
+    for d in s.get_shape():
+        ns *= d
+    for d in r.get_shape():
+        nr *= d
+    if ns != nr:
+        raise VerifyException("number of src and dst elements of reshape must be the same")
+    if (encoding_of(s) is None) != (encoding_of(r) is None):
+        raise VerifyException(
+            "Op requires that either (a) src and dst both have encodings, or (b) neither does."
+        )
+
+
 ReshapeOp = _arrow(
     "tt.reshape",
     _ReshapeBase,
+    **_tensor_io(),
     allow_reorder=opt_prop_def(UnitAttr),
     efficient_layout=opt_prop_def(UnitAttr),
+    verify_=_verify_reshape,
 )
 
 
@@ -547,10 +945,18 @@ class FpToFpOp(TritonOp):
     """``tt.fp_to_fp %x attr-dict (, rounding = rtne)? : T -> U``."""
 
     name = "tt.fp_to_fp"
-    src = operand_def()
-    result = result_def()
+    src = operand_def(TTFloatLike())
+    result = result_def(TTFloatLike())
     rounding = opt_prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        s, r = _types(self)
+        _elementwise_shapes(s, r)
+        _same_encoding(s, r)
+        bs, br = bit_width(element_type(s)), bit_width(element_type(r))
+        if bs is not None and br is not None and br < bs and self.rounding is None:
+            raise VerifyException("Rounding mode is required for FP downcast")
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -581,10 +987,18 @@ class FpToFpOp(TritonOp):
 class _TwoToOne(TritonOp):
     """``op %a, %b attr-dict : type($a) -> type($result)`` (join, cat)."""
 
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
-    traits = traits_def(Pure())
+    lhs = operand_def(TENSOR)
+    rhs = operand_def(TENSOR)
+    result = result_def(TENSOR)
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        a, b = self.operands
+        if not same(a.type, b.type):
+            raise VerifyException("requires all operands to have the same type")
+        _same_element_type(a.type, _first(self.results).type)
+        if self.name == "tt.join":
+            _inferred_shape(a.type.get_shape() + (2,), _first(self.results).type)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -623,10 +1037,19 @@ class SplitOp(TritonOp):
     """``%l, %r = tt.split %x : T -> U`` (two results of type U)."""
 
     name = "tt.split"
-    src = operand_def()
-    outLHS = result_def()
-    outRHS = result_def()
-    traits = traits_def(Pure())
+    src = operand_def(TENSOR)
+    outLHS = result_def(TENSOR)
+    outRHS = result_def(TENSOR)
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        s = self.operands[0].type
+        shape = s.get_shape()
+        if not shape or shape[-1] != 2:
+            raise VerifyException("last dimension of input tensor must be 2")
+        for r in self.results:
+            _same_element_type(s, r.type)
+            _inferred_shape(shape[:-1], r.type)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -656,7 +1079,7 @@ class HistogramOp(TritonOp):
     src = operand_def()
     mask = opt_operand_def()
     result = result_def()
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -684,10 +1107,31 @@ class AddPtrOp(TritonOp):
     """``tt.addptr %p, %off : PT, OT`` (result type = PT)."""
 
     name = "tt.addptr"
-    ptr = operand_def()
-    offset = operand_def()
-    result = result_def()
-    traits = traits_def(Pure())
+    ptr = operand_def(TTPtrLike())
+    offset = operand_def(TTIntLike())
+    result = result_def(TTPtrLike())
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        p, o = self._operands
+        pt, ot = p.type, o.type
+        if not same(_first(self.results).type, pt):
+            raise VerifyException("failed to verify that result type matches ptr type")
+        p_tensor, o_tensor = type(pt) is TensorType, type(ot) is TensorType
+        if o_tensor and not p_tensor:
+            raise VerifyException(
+                "if an operand is non-scalar, then there must be at least one non-scalar "
+                "result"
+            )
+        if p_tensor and not o_tensor:
+            raise VerifyException("requires the same shape for all operands and results")
+        if p_tensor and o_tensor:
+            if shape_of(pt) != shape_of(ot):
+                raise VerifyException(
+                    "all non-scalar operands/results must have the same shape and base type"
+                )
+            if not same_encoding(pt, ot):
+                raise VerifyException("requires the same encoding for all operands")
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -738,7 +1182,7 @@ class AdvanceOp(TritonOp):
     ptr = operand_def()
     offsets = var_operand_def()
     result = result_def()
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -773,7 +1217,7 @@ class MakeTensorPtrOp(TritonOp):
     result = result_def()
     order = prop_def(DenseArrayBase)
     irdl_options = (SameVariadicOperandSize(),)
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -812,7 +1256,7 @@ class _NoOperandTypedOp(TritonOp):
     """``op attr-dict : T``."""
 
     result = result_def()
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -831,14 +1275,39 @@ class MakeRangeOp(_NoOperandTypedOp):
     name = "tt.make_range"
     start = prop_def(IntegerAttr)
     end = prop_def(IntegerAttr)
+    result = result_def(TENSOR)
+
+    def verify_(self) -> None:
+        props = self.properties
+        start, end = props["start"], props["end"]
+        for name, attr in (("start", start), ("end", end)):
+            if attr.type is not i32 and attr.type != i32:
+                raise VerifyException(
+                    f"attribute '{name}' failed to satisfy constraint: 32-bit signless "
+                    "integer attribute"
+                )
+        start, end = start.value.data, end.value.data
+        if start >= end:
+            raise VerifyException("start must be less than end")
+        ty = _first(self.results).type
+        shape = shape_of(ty)
+        if len(shape) != 1:
+            raise VerifyException("return type must be a 1D tensor")
+        if end - start != shape[0]:
+            raise VerifyException(
+                f"number of elements in returned tensor, {shape[0]}, must match size of "
+                f"range [{start}, {end}), which has {end - start} elements"
+            )
+        if ty.element_type is not i32 and ty.element_type != i32:
+            raise VerifyException("returned tensor must have i32 elements")
 
 
 class _ProgramDimOp(TritonOp):
     """``op x : i32``."""
 
-    result = result_def()
+    result = result_def(ExactType(i32, "32-bit signless integer"))
     axis = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -865,18 +1334,18 @@ class GetNumProgramsOp(_ProgramDimOp):
     name = "tt.get_num_programs"
 
 
-def _same(op_name: str, base, effect=None):
+def _same(op_name: str, base, kind):
     cls = type(
         "".join(p.capitalize() for p in op_name.replace("tt.", "").split("_")) + "Op",
         (base,),
-        {"name": op_name, "traits": traits_def(effect or Pure())},
+        {"name": op_name, "traits": tt_traits(Pure()), **same_type_defs(kind)},
     )
     return irdl_op_definition(cls)
 
 
-MulhiUIOp = _same("tt.mulhiui", BinaryOp)
-PreciseDivfOp = _same("tt.precise_divf", BinaryOp)
-PreciseSqrtOp = _same("tt.precise_sqrt", UnaryOp)
+MulhiUIOp = _same("tt.mulhiui", BinaryOp, TTIntLike())
+PreciseDivfOp = _same("tt.precise_divf", BinaryOp, TTFloatLike())
+PreciseSqrtOp = _same("tt.precise_sqrt", UnaryOp, TTFloatLike())
 
 
 @irdl_op_definition
@@ -884,12 +1353,17 @@ class ClampFOp(TritonOp):
     """``tt.clampf %x, %lo, %hi, propagateNan = none : T``."""
 
     name = "tt.clampf"
-    x = operand_def()
-    min = operand_def()
-    max = operand_def()
-    result = result_def()
+    x = operand_def(TTFloatLike())
+    min = operand_def(TTFloatLike())
+    max = operand_def(TTFloatLike())
+    result = result_def(TTFloatLike())
     propagateNan = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        t = _first(self.results).type
+        if not all(same(v.type, t) for v in self.operands):
+            raise VerifyException("requires the same type for all operands and results")
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -975,7 +1449,17 @@ class DotLikeOp(TritonOp):
 @irdl_op_definition
 class DotOp(DotLikeOp):
     name = "tt.dot"
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        a, b, c = (v.type for v in self.operands[:3])
+        if not same(_first(self.results).type, c):
+            raise VerifyException(
+                "failed to verify that result's type matches accumulator's type"
+            )
+        ba, bb = bit_width(element_type(a)), bit_width(element_type(b))
+        if ba is not None and bb is not None and ba != bb:
+            raise VerifyException("element types of operands A and B must have same bit width")
 
 
 # ---------------------------------------------------------------------------- atomics
@@ -991,7 +1475,7 @@ class AtomicRMWOp(TritonOp):
     atomic_rmw_op = prop_def(IntegerAttr)
     sem = prop_def(IntegerAttr)
     scope = prop_def(IntegerAttr)
-    traits = traits_def(ReadWriteEffect())
+    traits = tt_traits(ReadWriteEffect())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1032,7 +1516,7 @@ class AtomicCASOp(TritonOp):
     result = result_def()
     sem = prop_def(IntegerAttr)
     scope = prop_def(IntegerAttr)
-    traits = traits_def(ReadWriteEffect())
+    traits = tt_traits(ReadWriteEffect())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1069,9 +1553,11 @@ class AssertOp(TritonOp):
     """``tt.assert %c, "msg" : T``: writes (device-side assert), like Triton declares."""
 
     name = "tt.assert"
-    condition = operand_def()
+    condition = operand_def(
+        BoolLike("1-bit signless integer or tensor of 1-bit signless integer values")
+    )
     message = prop_def(StringAttr)
-    traits = traits_def(MemoryWriteEffect())
+    traits = tt_traits(MemoryWriteEffect())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1103,7 +1589,7 @@ class PrintOp(TritonOp):
     prefix = prop_def(StringAttr)
     hex = prop_def(BoolAttr)
     isSigned = prop_def(DenseArrayBase)
-    traits = traits_def(MemoryWriteEffect())
+    traits = tt_traits(MemoryWriteEffect())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1136,11 +1622,31 @@ class GatherOp(TritonOp):
     """``tt.gather %src[%idx] {axis} : (S, I) -> R``."""
 
     name = "tt.gather"
-    src = operand_def()
-    indices = operand_def()
-    result = result_def()
+    src = operand_def(TENSOR)
+    indices = operand_def(TENSOR)
+    result = result_def(TENSOR)
     axis = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:  # GatherOp::verify
+        src, idx = (v.type for v in self.operands)
+        res = _first(self.results).type
+        if idx.get_shape() != res.get_shape():
+            raise VerifyException("indices and output shapes must match")
+        if not same(idx.encoding, res.encoding):
+            raise VerifyException("indices and output encodings must match")
+        if not same(src.element_type, res.element_type):
+            raise VerifyException("input and output element types must match")
+        if len(src.get_shape()) != len(idx.get_shape()):
+            raise VerifyException("input and indices ranks must match")
+        axis = self.axis.value.data
+        if axis >= len(src.get_shape()):
+            raise VerifyException("gather dimension must be less than the input rank")
+        for dim, (a, b) in enumerate(zip(idx.get_shape(), src.get_shape())):
+            if dim != axis and a != b:
+                raise VerifyException(
+                    f"indices dimension {dim} must match the corresponding input dimension"
+                )
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1169,7 +1675,7 @@ class GatherOp(TritonOp):
 @irdl_op_definition
 class ExternElementwiseOp(FunctionalTypeOp):
     name = "tt.extern_elementwise"
-    traits = traits_def(PureIfMarked())
+    traits = tt_traits(PureIfMarked())
 
 
 @irdl_op_definition
@@ -1180,7 +1686,7 @@ class ElementwiseInlineAsmOp(TritonOp):
     args = var_operand_def()
     outs = var_result_def()
     asm_string = prop_def(StringAttr)
-    traits = traits_def(PureIfMarked())
+    traits = tt_traits(PureIfMarked())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1222,7 +1728,7 @@ class DescriptorLoadOp(TritonOp):
     result = result_def()
     cache = opt_prop_def(IntegerAttr)
     evict = opt_prop_def(IntegerAttr)
-    traits = traits_def(MemoryReadEffect())
+    traits = tt_traits(MemoryReadEffect())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1258,7 +1764,7 @@ class DescriptorStoreOp(TritonOp):
     desc = operand_def()
     indices = var_operand_def()
     src = operand_def()
-    traits = traits_def(ReadWriteEffect())
+    traits = tt_traits(ReadWriteEffect())
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1297,7 +1803,7 @@ class MakeTensorDescOp(TritonOp):
     strides = var_operand_def()
     result = result_def()
     irdl_options = (SameVariadicOperandSize(),)
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
 
     @classmethod
     def parse(cls, parser: Parser):

@@ -25,8 +25,11 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
 
 from .base import TritonOp, parse_operand_list, parse_type_list, print_types, resolve_all
+from .constraints import element_type, same, shape_of
+from .constraints import first as _first
 from .families import ArrowOp, FunctionalTypeOp
 from .tt import (
     DotLikeOp,
@@ -56,16 +59,25 @@ TTNG_LAYOUTS = [
 ]
 
 
-def _arrow(op_name: str, effect):
+def _arrow(op_name: str, effect, **extra):
     cls = type(
         "".join(p.capitalize() for p in op_name.split(".")[1].split("_")) + "Op",
         (ArrowOp,),
-        {"name": op_name, "traits": traits_def(effect)},
+        {"name": op_name, "traits": traits_def(effect), **extra},
     )
     return irdl_op_definition(cls)
 
 
-ConvertLayoutOp = _arrow("ttg.convert_layout", Pure())
+def _verify_convert_layout(op) -> None:
+    """``SameOperandsAndResultShape`` + ``SameOperandsAndResultElementType``."""
+    s, r = op._operands[0].type, _first(op.results).type
+    if shape_of(s) != shape_of(r):
+        raise VerifyException("requires the same shape for all operands and results")
+    if not same(element_type(s), element_type(r)):
+        raise VerifyException("requires the same element type for all operands and results")
+
+
+ConvertLayoutOp = _arrow("ttg.convert_layout", Pure(), verify_=_verify_convert_layout)
 MemDescTransOp = _arrow("ttg.memdesc_trans", Pure())
 MemDescReshapeOp = _arrow("ttg.memdesc_reshape", Pure())
 MemDescReinterpretOp = _arrow("ttg.memdesc_reinterpret", Pure())

@@ -24,6 +24,8 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    i1,
+    i32,
     i64,
 )
 from xdsl.utils.lexer import Span
@@ -73,9 +75,12 @@ _RANGE = re.compile(r"\{end = (\d+) : i32, start = (\d+) : i32\} : (.+)")
 _SELECT = re.compile(r"(" + _NAME + r"), (" + _NAME + r"), (" + _NAME + r") : (.+)")
 _PROGRAM = re.compile(r"([xyz]) : (i32)")
 
-_SCALARS = {
-    "i1": IntegerType(1), "i8": IntegerType(8), "i16": IntegerType(16), "i32": IntegerType(32),
-    "i64": IntegerType(64), "f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
+# the scalar types, one object each: the full parser returns these too (TritonParser
+# .parse_type), so equal scalar types are the same object (the verifier compares by identity
+# first)
+SCALAR_TYPES = _SCALARS = {
+    "i1": i1, "i8": IntegerType(8), "i16": IntegerType(16), "i32": i32,
+    "i64": i64, "f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
     "f64": Float64Type(), "index": IndexType(),
 }
 

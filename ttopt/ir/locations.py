@@ -5,12 +5,18 @@ that, xDSL does not.  So the reader takes every alias definition line out of the
 is blanked, keeping line numbers for error messages), parses the definitions here, in
 dependency order, and hands the parser a ready table.  This small parser is also much faster
 than running xDSL's on thousands of one-line definitions.
+
+What MLIR rejects is rejected here too: an alias used *inside* another alias's location
+(``#loc21 = loc("offsets"(#loc4))``) must be defined above it (MLIR defers only a whole
+``loc(#alias)`` after an op), and a definition must be at the top level, between operations,
+not inside one (:func:`check_top_level_aliases`, once the module is parsed).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
     CallSiteLoc,
@@ -36,7 +42,10 @@ _FLAT = r'(?:[^()"\n]|' + _STR + r")*"
 LOC_ALIAS = re.compile(
     r"(?<![\w$.#-])(#loc[\w$.-]*)[ \t]*=[ \t]*loc\((" + _FLAT + r"(?:\(" + _FLAT + r"\)" + _FLAT + r")*)\)"
 )
-_LOC_ALIAS_START = re.compile(r"(?<![\w$.#-])(#loc[\w$.-]*)[ \t]*=[ \t]*loc\(")
+# (no look-behind here: a pattern that starts with a literal is searched for with a fast
+# scan; the character before the match is checked by hand, `_NAME_CHAR`)
+_LOC_ALIAS_START = re.compile(r"(#loc[\w$.-]*)[ \t]*=[ \t]*loc\(")
+_NAME_CHAR = re.compile(r"[\w$.#-]")
 
 
 _PREFIX_TOKENS = re.compile(_STR + r'|//|"')
@@ -96,6 +105,7 @@ class LocAliasTable:
 
     values: dict[str, LocationAttr]
     lines: list[tuple[str, bool]]  # (original line text, came before the module)
+    offsets: dict[str, int] = field(default_factory=dict)  # name -> offset of `#name = `
 
 
 class _LocParser:
@@ -208,6 +218,7 @@ class _LocParser:
 def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
     """Blank every ``#loc.. = loc(...)`` definition of ``text`` and parse them all."""
     raw: dict[str, tuple[str, int]] = {}
+    starts: dict[str, int] = {}
     lines: list[tuple[str, bool]] = []
     module_start = _module_start(text)
     pieces: list[str] = []
@@ -217,6 +228,9 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
         m = _LOC_ALIAS_START.search(text, pos)
         if m is None:
             break
+        if m.start() and _NAME_CHAR.match(text, m.start() - 1):  # (`x#loc1 = ...`: a name)
+            pos = m.start() + 1
+            continue
         if _hidden(text, m.start()):
             pos = m.end()
             continue
@@ -234,6 +248,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             ln, col = line_col(text, m.start())
             raise TTOptError(f"redefinition of location alias '{name}'", filename, ln, col)
         raw[name] = (text[body_start : end - 1], body_start)
+        starts[name] = m.start()
         lines.append((text[m.start() : end], m.start() < module_start))
         pieces.append(text[last : m.start()])
         pieces.append(" " * (end - m.start()))  # blanked: every offset stays where it was
@@ -245,7 +260,15 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
     in_progress: set[str] = set()
     cache: dict = {}  # file names and file:line:col locations repeat a lot
 
-    def resolve(name: str, use_offset: int | None = None) -> LocationAttr:
+    def resolve(name: str, use_offset: int | None = None, user: int = -1) -> LocationAttr:
+        """The location of alias ``name``; ``user``: where the definition that refers to it
+        starts (it must come after ``name``'s, as MLIR reads them in order)."""
+        if name in raw and user >= 0 and raw[name][1] >= user:
+            ln, col = line_col(text, use_offset if use_offset is not None else user)
+            raise TTOptError(
+                f"location alias '{name}' is used before its definition (a location alias "
+                "may refer only to aliases defined above it)", filename, ln, col,
+            )
         if name in values:
             return values[name]
         if name not in raw:
@@ -257,7 +280,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             raise TTOptError(f"cyclic location alias '{name}'", filename, ln, col)
         in_progress.add(name)
         body, offset = raw[name]
-        loc = _fast_loc(body, lambda n, at: resolve(n, offset + at), cache)
+        loc = _fast_loc(body, lambda n, at: resolve(n, offset + at, offset), cache)
         if loc is not None:
             in_progress.discard(name)
             values[name] = loc
@@ -267,7 +290,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             ln, col = line_col(text, _off + at)
             return TTOptError(msg, filename, ln, col)
 
-        p = _LocParser(body, lambda n, at: resolve(n, offset + at), where, cache)
+        p = _LocParser(body, lambda n, at: resolve(n, offset + at, offset), where, cache)
         loc = p.loc()
         if p.peek()[0] is not None:
             raise p.error(f"unexpected {p.peek()[1]!r} after location")
@@ -277,7 +300,69 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
 
     for name in raw:
         resolve(name)
-    return stripped, LocAliasTable(values, lines)
+    return stripped, LocAliasTable(values, lines, starts)
+
+
+def check_top_level_aliases(
+    table: LocAliasTable, text: str, spans: list[tuple[int, int]], filename: str
+) -> None:
+    """A location alias definition must lie between top-level operations (MLIR parses
+    ``#name = ...`` only there: inside a body it expects an operation).  ``spans``: each
+    top-level op's [first token, next token) in ``text``."""
+    if not spans or not table.offsets:
+        return
+    defs = [(at, name) for name, at in table.offsets.items()]  # (found in text order)
+    starts = [at for at, _ in defs]
+    for start, after in spans:  # (linear: one binary search per top-level op)
+        end = _end_of_code(text, start, after)
+        i = bisect.bisect_right(starts, start)
+        if i < len(defs) and defs[i][0] < end:
+            at, name = defs[i]
+            ln, col = line_col(text, at)
+            raise TTOptError(
+                f"location alias definition '{name}' inside an operation (MLIR reads "
+                "alias definitions only at the top level, between operations)",
+                filename, ln, col,
+            )
+
+
+def _end_of_code(text: str, start: int, after: int) -> int:
+    """End of the last token before offset ``after`` (not before ``start``): whitespace
+    (blanked alias definitions included) and ``//`` comments skipped backwards."""
+    i = after
+    while i > start:
+        i = _skip_blanks_back(text, start, i)
+        line_start = text.rfind("\n", 0, i) + 1
+        comment = _comment_start(text, line_start, i)
+        if comment is None:
+            break
+        i = comment
+    return i
+
+
+def _skip_blanks_back(text: str, start: int, i: int) -> int:
+    """``i`` moved back over blanks (not before ``start``), in growing windows: the blanked
+    alias lines after a module are thousands of characters, each looked at once."""
+    window = 256
+    while True:
+        lo = max(start, i - window)
+        kept = text[lo:i].rstrip(" \t\r\n\x00")
+        if kept or lo == start:
+            return lo + len(kept)
+        i, window = lo, window * 2
+
+
+def _comment_start(text: str, line_start: int, end: int) -> int | None:
+    """Offset of a `//` comment running to ``end`` on the line from ``line_start``."""
+    line = text[line_start:end]
+    if "//" not in line:
+        return None
+    for m in _PREFIX_TOKENS.finditer(line):
+        if m.group() == "//":
+            return line_start + m.start()
+        if m.group() == '"':  # an unterminated string: no comment after it
+            return None
+    return None
 
 
 _FILE_LOC = re.compile(r'"([^"\\]*)":(\d+):(\d+)')

@@ -11,7 +11,10 @@ What this adds to xDSL's parser:
   Python float per element);
 * types are memoised by their text: a kernel spells the same ``tensor<...>`` hundreds of
   times;
-* every error becomes a :class:`~ttopt.errors.TTOptError` carrying file, line and column.
+* every error becomes a :class:`~ttopt.errors.TTOptError` carrying file, line and column;
+* each op's start offset in the input is recorded (``TritonModule.offsets``), so that the
+  verifier (:mod:`ttopt.ir.verify`, run by ``read_module`` unless ``verify=False``) reports
+  ``FILE:LINE:COL`` of the offending op.
 """
 
 from __future__ import annotations
@@ -36,27 +39,38 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     ModuleOp,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import make_context
 from ..errors import TTOptError, TTOptInternalError, line_col
-from .fast_ops import try_fast_op, try_fast_store
+from .fast_ops import SCALAR_TYPES, try_fast_op, try_fast_store
 from .lexer import STRING_LITERAL, FastMLIRLexer
-from .locations import LocAliasTable, extract_loc_aliases
+from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases
+from .verify import ParseFacts, verify_parsed
 
 
 @dataclass
 class TritonModule:
-    """A parsed module plus what is needed to print it back the way it came."""
+    """A parsed module plus what is needed to print it back the way it came.
+
+    ``offsets`` maps each op read from the input to the character offset where it starts
+    (its first result name, or its name); ``generic_ops`` holds the ops written in MLIR's
+    generic form; ``source`` is the text those offsets index (the input, as read: CRLF
+    folded, NUL bytes blanked), for turning an offset into ``LINE:COL`` on an error.  Ops a
+    pass creates are in neither.
+    """
 
     op: ModuleOp
     filename: str
     attr_alias_lines: list[str] = field(default_factory=list)
     attr_aliases: dict[str, Attribute] = field(default_factory=dict)
     locs: LocAliasTable | None = None
+    offsets: dict[Operation, int] = field(default_factory=dict)
+    generic_ops: set[Operation] = field(default_factory=set)
+    source: str = ""
 
 
 # ------------------------------------------------------------------ version detection
@@ -102,14 +116,30 @@ class TritonParser(Parser):
         self._trailing_locs = trailing_locs or {}
         self._type_cache: dict[str, Attribute] = {}
         self._in_type = False
+        self._in_dialect_type = False  # parsing a `!tt.`/`!ttg.` type: no nested lookups
         self._text = text
         self._name = name
         self._after_loc = -1
         self._line_starts: list[int] | None = None
+        self.offsets: dict[Operation, int] = {}  # op -> offset of its first token
+        # what the verifier learns while parsing (ttopt.ir.verify.verify_parsed); None:
+        # no verification
+        self.facts: ParseFacts | None = None
+        self.generic_ops: set[Operation] = set()
+        self.top_level_spans: list[tuple[int, int]] = []  # [start, end) of top-level ops
+        self.loc_alias_offsets: dict[str, int] = {}  # `#locN` -> offset of its definition
+        self._nested_loc = False
 
     # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
     def _register_ssa_definition(self, name, values, span):  # type: ignore[override]
         if name in self.ssa_values or name in self.forward_ssa_references:
+            refs = self.forward_ssa_references.get(name)
+            if refs and self.facts is not None:  # a use before its definition: a
+                # dominance error (ttopt.ir.verify)
+                for value in refs.values():
+                    self.facts.forward_uses.extend(
+                        (use.operation, use.index) for use in value.uses
+                    )
             super()._register_ssa_definition(name, values, span)  # errors, forward uses
         else:
             self.ssa_values[name] = tuple(values)
@@ -125,6 +155,31 @@ class TritonParser(Parser):
             self._after_loc = self._current_token.span.start
         return loc
 
+    # --- `loc(#alias)` may name an alias defined further down (MLIR resolves it at the
+    #     end), but an alias inside a location (`loc("name"(#alias))`, `callsite(..)`)
+    #     must already be defined, as MLIR parses it on the spot
+    def _parse_location(self):  # type: ignore[override]
+        tok = self._current_token
+        nested = self._nested_loc
+        if nested and tok.kind == MLIRTokenKind.HASH_IDENT:
+            defined_at = self.loc_alias_offsets.get(tok.text)
+            if defined_at is not None and defined_at > tok.span.start:
+                self.raise_error(
+                    f"location alias '{tok.text}' is used inside a location before its "
+                    "definition (MLIR resolves only a whole 'loc(#alias)' later)",
+                    tok.span,
+                )
+        self._nested_loc = True
+        try:
+            return super()._parse_location()
+        finally:
+            self._nested_loc = nested
+
+    def _parse_generic_operation(self, op_type):  # type: ignore[override]
+        op = super()._parse_generic_operation(op_type)
+        self.generic_ops.add(op)
+        return op
+
     def parse_operation(self):  # type: ignore[override]
         start = self._current_token.span.start
         kind = self._current_token.kind
@@ -138,6 +193,7 @@ class TritonParser(Parser):
                 self._resume_from(start)                 # up: never lose what it consumed
         else:  # a common one-line op (ttopt.ir.fast_ops)
             op, end = fast
+            self.offsets[op] = start
             self._resume_from(end)
             name = self._trailing_locs.get(end)
             if name is not None:
@@ -147,6 +203,7 @@ class TritonParser(Parser):
                 op.location = FileLineColLoc(StringAttr(self._name), IntAttr(ln), IntAttr(col))
             return op
         op = super().parse_operation()
+        self.offsets[op] = start
         if self._trailing_locs:
             name = self._trailing_locs.get(self._end_of_line_of_last_token())
             if name is not None:
@@ -164,8 +221,7 @@ class TritonParser(Parser):
         i = self._current_token.span.start - 1
         starts = self._starts()
         while True:
-            while i >= 0 and text[i] in " \t\r\n":
-                i -= 1
+            i = _skip_blanks_back(text, i + 1) - 1  # (after a module: every alias, blanked)
             if i < 0:
                 break
             line = bisect.bisect_right(starts, i) - 1
@@ -197,10 +253,12 @@ class TritonParser(Parser):
             ):
                 self._parse_alias_def()
                 continue
+            start = self._current_token.span.start
             op = self.parse_optional_operation()
             if op is None:
                 self.raise_error("expected an operation")
             ops.append(op)
+            self.top_level_spans.append((start, self._current_token.span.start))
         if self.forward_ssa_references:
             names = ", ".join("%" + n for n in self.forward_ssa_references)
             self.raise_error(f"values used but not defined: [{names}]")
@@ -218,13 +276,50 @@ class TritonParser(Parser):
             start = self._current_token.span.start
         self.raise_error(f"operation '{name}' is unknown", start, start + len(name))
 
-    # --- memoised types: `tensor<...>` and `!tt.`/`!ttg.` types are looked up by text
+    # --- memoised types: `tensor<...>` and `!tt.`/`!ttg.` types are looked up by text, and
+    #     each scalar type is one object: equal types are mostly the same object, which the
+    #     verifier's comparisons (and the fast path's) take as a short cut
+    def parse_optional_type(self):  # type: ignore[override]
+        tok = self._current_token  # (xDSL parses a tensor's element type here)
+        if tok.kind == MLIRTokenKind.BARE_IDENT:
+            scalar = SCALAR_TYPES.get(tok.text)
+            if scalar is not None:
+                self._consume_token()
+                return scalar
+        elif tok.kind == MLIRTokenKind.EXCLAMATION_IDENT and not self._in_dialect_type:
+            start = tok.span.start  # `!tt.ptr<f16>` in a tensor type (not in another `!t`
+            text = self._text  # type: a lookup per level of `!tt.ptr<!tt.ptr<...>>` would
+            end = _balanced_end(text, start) if text.startswith("!t", start) else None
+            if end is not None:  # scan the rest each time, quadratic)
+                key = text[start:end]
+                cached = self._type_cache.get(key)
+                if cached is not None:
+                    self._resume_from(end)
+                    return cached
+                self._in_dialect_type = True
+                try:
+                    result = super().parse_optional_type()
+                finally:
+                    self._in_dialect_type = False
+                if result is not None and self._current_token.span.start >= end:
+                    self._type_cache[key] = result
+                return result
+        return super().parse_optional_type()
+
     def parse_type(self):  # type: ignore[override]
         tok = self._current_token
+        if tok.kind == MLIRTokenKind.BARE_IDENT:  # i32, f16, index...: one shared object each
+            scalar = SCALAR_TYPES.get(tok.text)
+            if scalar is not None:
+                self._consume_token()
+                return scalar
         start = tok.span.start
         text = self._text
-        if self._in_type or not (text.startswith("tensor<", start) or text.startswith("!t", start)):
-            return super().parse_type()  # (nested types: one lookup for the outermost only)
+        if self._in_dialect_type or not text.startswith("!t", start) and (
+            self._in_type or not text.startswith("tensor<", start)
+        ):
+            return super().parse_type()  # (nested tensors: one lookup for the outermost only;
+            # a `!tt.ptr<..>` in a tensor is looked up too: one object for equal pointer types)
         end = _balanced_end(text, start)
         if end is None:
             return super().parse_type()
@@ -233,11 +328,13 @@ class TritonParser(Parser):
         if cached is not None:
             self._resume_from(end)
             return cached
+        outer, outer_dialect = self._in_type, self._in_dialect_type
         self._in_type = True
+        self._in_dialect_type = text.startswith("!t", start)
         try:
             result = super().parse_type()
         finally:
-            self._in_type = False
+            self._in_type, self._in_dialect_type = outer, outer_dialect
         if self._current_token.span.start >= end:
             self._type_cache[key] = result
         return result
@@ -391,6 +488,18 @@ def _scalar_tensor(elem):
     return TensorType(elem, [1])
 
 
+def _skip_blanks_back(text: str, end: int) -> int:
+    """``end`` moved back over blanks, in growing windows (C-speed ``rstrip``): after the
+    last op of a module come the blanked ``#loc`` definitions, thousands of characters."""
+    window = 64
+    while True:
+        lo = max(0, end - window)
+        kept = text[lo:end].rstrip(" \t\r\n")
+        if kept or lo == 0:
+            return lo + len(kept)
+        end, window = lo, window * 4
+
+
 def _balanced_end(text: str, start: int) -> int | None:
     """End offset of the type starting at ``start`` (matching ``<...>``), or None."""
     i = text.find("<", start)
@@ -417,9 +526,10 @@ def _balanced_end(text: str, start: int) -> int | None:
 _ATTR_ALIAS_LINE = re.compile(r"^([#!][\w$.-]+)[ \t]*=[^\n]*", re.MULTILINE)
 
 
-def read_module(text: str, filename: str = "<input>") -> TritonModule:
-    """Parse Triton IR text.  Raises :class:`TTOptError` on any problem with the input and
-    :class:`TTOptInternalError` for a bug in ttopt; nothing else."""
+def read_module(text: str, filename: str = "<input>", verify: bool = True) -> TritonModule:
+    """Parse Triton IR text and (unless ``verify=False``) verify it as Triton's verifier
+    does (:func:`ttopt.ir.verify.verify_module`).  Raises :class:`TTOptError` on any problem
+    with the input and :class:`TTOptInternalError` for a bug in ttopt; nothing else."""
     if text.startswith("\ufeff"):
         raise TTOptError(
             "unexpected byte-order mark (U+FEFF) at the start of the input "
@@ -437,8 +547,12 @@ def read_module(text: str, filename: str = "<input>") -> TritonModule:
     parser = None
     try:
         parser = TritonParser(_context(), stripped, filename, trailing)
+        if verify:
+            parser.facts = ParseFacts()
         parser.attribute_aliases.update(locs.values)
+        parser.loc_alias_offsets = locs.offsets
         module = parser.parse_module()
+        check_top_level_aliases(locs, stripped, parser.top_level_spans, filename)
     except ParseError as e:
         raise _convert(e, filename) from None
     except TTOptError:
@@ -457,7 +571,13 @@ def read_module(text: str, filename: str = "<input>") -> TritonModule:
     aliases = {
         k: v for k, v in parser.attribute_aliases.items() if k not in locs.values
     }
-    return TritonModule(module, filename, attr_alias_lines, aliases, locs)
+    mod = TritonModule(
+        module, filename, attr_alias_lines, aliases, locs,
+        parser.offsets, parser.generic_ops, stripped,
+    )
+    if verify:
+        verify_parsed(mod, parser.facts)
+    return mod
 
 
 _NUL_OUTSIDE_STRINGS = re.compile("(" + STRING_LITERAL.pattern + ")|\x00")
@@ -468,7 +588,10 @@ def _first_line(e: Exception) -> str:
     return lines[0] if lines else type(e).__name__
 
 
-_TRAILING_LOC = re.compile(r"[ \t]loc\((#[\w$.-]+)\)(?=[ \t]*$)", re.MULTILINE)
+# `loc(#alias)` at the end of a line, after a blank (checked by hand: a pattern that starts
+# with the literal `loc(` is searched for with a fast scan, `[ \t]loc(` is tried at every
+# position)
+_TRAILING_LOC = re.compile(r"loc\((#[\w$.-]+)\)(?=[ \t]*$)", re.MULTILINE)
 
 
 def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]:
@@ -479,13 +602,16 @@ def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]
     pieces: list[str] = []
     last = 0
     for m in _TRAILING_LOC.finditer(text):
+        start = m.start() - 1  # (the blank before `loc(`)
+        if start < last or text[start] not in " \t":
+            continue
         name = m.group(1)
         if name not in aliases:
             continue  # left in place: the parser reports the undefined alias
         eol = text.find("\n", m.end())
         trailing[len(text) if eol < 0 else eol] = name
-        pieces.append(text[last : m.start()])
-        pieces.append(" " * (m.end() - m.start()))
+        pieces.append(text[last:start])
+        pieces.append(" " * (m.end() - start))
         last = m.end()
     pieces.append(text[last:])
     return "".join(pieces), trailing

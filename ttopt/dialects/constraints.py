@@ -1,0 +1,378 @@
+"""Type constraints of Triton's and MLIR's op definitions, as xDSL IRDL constraints.
+
+Each constraint is an ``AttrConstraint`` usable in ``operand_def`` / ``result_def`` and
+checked by xDSL's IRDL verifier (and by ttopt's own walker, :mod:`ttopt.ir.verify`).  They
+are written for speed (one ``isinstance`` or a set lookup) because every op of every input
+is checked.  ``DESCRIPTION`` is the phrase MLIR prints: ``operand #0 must be
+floating-point-like, but got 'i32'``.
+
+The element-type sets follow the ``.td`` definitions (``TritonTypes.td``, MLIR's
+``ArithBase.td``) but never reject more than Triton: every float type xDSL knows counts as a
+float (Triton 3.6 has more FP8 variants than the file ttopt was written against), vectors
+count as containers (MLIR's ``*-like`` constraints accept them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    NoneAttr,
+    Signedness,
+    TensorType,
+    UnrankedTensorType,
+    VectorType,
+)
+from xdsl.dialects.builtin import i1 as _I1
+from xdsl.ir import Attribute
+from xdsl.irdl import AttrConstraint
+from xdsl.irdl.constraints import VerificationContext
+from xdsl.utils.exceptions import VerifyException
+
+_FLOATS = tuple(AnyFloat.__args__)  # type: ignore[attr-defined]
+_CONTAINERS = (TensorType, VectorType, UnrankedTensorType)
+# exact-class sets: `type(t) in S` is one hash lookup where `isinstance(t, (18 classes))` of
+# xDSL's ABC-based attributes costs a walk (each check falls back to isinstance, so a
+# subclass would still be accepted)
+_FLOAT_SET = frozenset(_FLOATS)
+_CONTAINER_SET = frozenset(_CONTAINERS)
+
+
+def element_type(t: Attribute) -> Attribute:
+    """The element type of a tensor/vector, or ``t`` itself."""
+    if type(t) in _CONTAINER_SET or isinstance(t, _CONTAINERS):
+        return t.element_type  # type: ignore[attr-defined]
+    return t
+
+
+def _elem(t: Attribute) -> Attribute:
+    """``element_type`` for the hot checks (tensors first)."""
+    if type(t) is TensorType:
+        return t.element_type
+    if type(t) in _CONTAINER_SET or isinstance(t, _CONTAINERS):
+        return t.element_type  # type: ignore[attr-defined]
+    return t
+
+
+def _float(t: Attribute) -> bool:
+    return type(t) in _FLOAT_SET or isinstance(t, _FLOATS)
+
+
+def _signless(t: Attribute) -> bool:
+    return (type(t) is IntegerType or isinstance(t, IntegerType)) and (
+        t.signedness.data == Signedness.SIGNLESS
+    )
+
+
+def _tensor_elem(t: Attribute) -> Attribute:
+    """Element type of a ranked tensor, else ``t`` (Triton's ``TensorOf`` is tensors only)."""
+    return t.element_type if type(t) is TensorType or isinstance(t, TensorType) else t
+
+
+def first(values):
+    """``values[0]`` of an op's results: the plain tuple item, not xDSL's ``SSAValues``
+    (whose Python-level ``__getitem__`` costs a few times more)."""
+    return _TUPLE_ITEM(values, 0)
+
+
+_TUPLE_ITEM = tuple.__getitem__
+
+
+def with_element(typ: Attribute, elem: Attribute) -> Attribute:
+    """``typ`` with its element type replaced (a scalar: ``elem`` itself).
+
+    Memoised on the two objects (building a ``TensorType`` costs about 15 us, and a kernel
+    derives the same mask or loaded type many times): equal inputs give one shared object."""
+    if not (type(typ) is TensorType or isinstance(typ, TensorType)):
+        return elem
+    key = (id(typ), id(elem))
+    hit = _DERIVED.get(key)
+    if hit is not None:
+        return hit[2]
+    derived = TensorType(elem, typ.get_shape(), typ.encoding)
+    if len(_DERIVED) > 8192:
+        _DERIVED.clear()
+    _DERIVED[key] = (typ, elem, derived)  # (both kept alive: their ids stay their own)
+    return derived
+
+
+_DERIVED: dict[tuple[int, int], tuple[Attribute, Attribute, Attribute]] = {}
+
+
+def same(a: Attribute, b: Attribute) -> bool:
+    """Type equality, short-cut on identity (the reader shares one object per type text)."""
+    return a is b or a == b
+
+
+def shape_of(t: Attribute) -> tuple[int, ...] | None:
+    """The shape of a ranked tensor/vector; None for anything else (memoised per type
+    object: the reader shares one object per type text)."""
+    hit = _SHAPES.get(id(t))
+    if hit is not None:
+        return hit[1]
+    shape = t.get_shape() if isinstance(t, TensorType | VectorType) else None
+    if len(_SHAPES) > 8192:
+        _SHAPES.clear()
+    _SHAPES[id(t)] = (t, shape)  # (the type is kept alive: its id stays its own)
+    return shape
+
+
+_SHAPES: dict[int, tuple[Attribute, tuple[int, ...] | None]] = {}
+
+
+def encoding_of(t: Attribute) -> Attribute | None:
+    """A ranked tensor's encoding (layout); None if it has none or is not a tensor."""
+    if isinstance(t, TensorType):
+        enc = t.encoding
+        return None if isinstance(enc, NoneAttr) else enc
+    return None
+
+
+def same_encoding(a: Attribute, b: Attribute) -> bool:
+    """Triton's ``verifySameEncoding``: only two tensors that both have an encoding can
+    disagree."""
+    ea, eb = encoding_of(a), encoding_of(b)
+    return ea is None or eb is None or ea is eb or ea == eb
+
+
+def i1_same_shape(t: Attribute, c: Attribute) -> bool:
+    """Is ``c`` MLIR's ``getI1SameShape(t)``: ``i1`` for a scalar, else ``t`` with ``i1``
+    elements (same shape and encoding)?"""
+    if type(t) is TensorType or isinstance(t, TensorType):
+        return (
+            (type(c) is TensorType or isinstance(c, TensorType))
+            and _is_i1(c.element_type)
+            and shape_of(c) == shape_of(t)
+            and (c.encoding is t.encoding or c.encoding == t.encoding)
+        )
+    if isinstance(t, VectorType):
+        return isinstance(c, VectorType) and _is_i1(c.element_type) and c.shape == t.shape
+    return _is_i1(c)
+
+
+def _is_i1(t: Attribute) -> bool:
+    return t is _I1 or (_signless(t) and t.width.data == 1)
+
+
+def is_float(t: Attribute) -> bool:
+    return _float(t)
+
+
+def is_signless_int(t: Attribute) -> bool:
+    return _signless(t)
+
+
+def int_width(t: Attribute) -> int | None:
+    return t.width.data if isinstance(t, IntegerType) else None
+
+
+def bit_width(t: Attribute) -> int | None:
+    """Bit width of an integer or float type (None for anything else)."""
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, _FLOATS):
+        return t.bitwidth  # type: ignore[attr-defined]
+    return None
+
+
+def is_pointer(t: Attribute) -> bool:
+    return type(t) is _POINTER or isinstance(t, _POINTER)
+
+
+class _NotYet:  # replaced by tt.PointerType when ttopt.dialects.tt is imported
+    pass
+
+
+_POINTER: type = _NotYet
+
+
+def register_pointer_type(cls: type) -> None:
+    """``tt`` registers ``!tt.ptr`` here (it imports this module, not the reverse)."""
+    global _POINTER
+    _POINTER = cls
+
+
+@dataclass(frozen=True)
+class TypeKind(AttrConstraint):
+    """Base: ``ok(type)`` decides; ``DESCRIPTION`` names the accepted types."""
+
+    DESCRIPTION: ClassVar[str] = "a type"
+
+    def ok(self, t: Attribute) -> bool:  # pragma: no cover - overridden
+        return True
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not self.ok(attr):
+            raise VerifyException(self.message(attr))
+
+    def message(self, attr: Attribute) -> str:
+        return f"must be {self.DESCRIPTION}, but got '{attr}'"
+
+    def mapping_type_vars(self, type_var_mapping):  # no type variables inside
+        return self
+
+
+@dataclass(frozen=True)
+class FloatLike(TypeKind):
+    """MLIR's ``FloatLike``: a float, or a tensor/vector of floats."""
+
+    DESCRIPTION: ClassVar[str] = "floating-point-like"
+
+    def ok(self, t: Attribute) -> bool:
+        return _float(_elem(t))
+
+
+@dataclass(frozen=True)
+class SignlessIntegerLike(TypeKind):
+    """MLIR's ``SignlessIntegerOrIndexLike``: a signless integer or index, or a container of
+    them."""
+
+    DESCRIPTION: ClassVar[str] = "signless-integer-like"
+
+    def ok(self, t: Attribute) -> bool:
+        t = _elem(t)
+        return _signless(t) or isinstance(t, IndexType)
+
+
+@dataclass(frozen=True)
+class SignlessFixedWidthIntegerLike(TypeKind):
+    """MLIR's ``SignlessFixedWidthIntegerLike`` (casts): no index."""
+
+    DESCRIPTION: ClassVar[str] = "signless-fixed-width-integer-like"
+
+    def ok(self, t: Attribute) -> bool:
+        return _signless(_elem(t))
+
+
+@dataclass(frozen=True)
+class BoolLike(TypeKind):
+    """``i1``, or a tensor/vector of ``i1``."""
+
+    description: str = "bool-like"
+
+    def message(self, attr: Attribute) -> str:
+        return f"must be {self.description}, but got '{attr}'"
+
+    def ok(self, t: Attribute) -> bool:
+        return _is_i1(_elem(t))
+
+
+@dataclass(frozen=True)
+class TTIntLike(TypeKind):
+    """Triton's ``TT_IntLike``: a signless integer or a tensor of them (no index)."""
+
+    DESCRIPTION: ClassVar[str] = "integer or ranked tensor of integer values"
+
+    def ok(self, t: Attribute) -> bool:
+        return _signless(_tensor_elem(t))
+
+
+@dataclass(frozen=True)
+class TTI64Like(TypeKind):
+    """Triton's ``TT_I64Like``."""
+
+    DESCRIPTION: ClassVar[str] = (
+        "64-bit signless integer or tensor of 64-bit signless integer values"
+    )
+
+    def ok(self, t: Attribute) -> bool:
+        t = _tensor_elem(t)
+        return _signless(t) and t.width.data == 64
+
+
+@dataclass(frozen=True)
+class TTFloatLike(TypeKind):
+    """Triton's ``TT_FloatLike``: a float or a tensor of floats."""
+
+    DESCRIPTION: ClassVar[str] = "floating-point or ranked tensor of floating-point values"
+
+    def ok(self, t: Attribute) -> bool:
+        return _float(_tensor_elem(t))
+
+
+@dataclass(frozen=True)
+class TTPtrLike(TypeKind):
+    """Triton's ``TT_PtrLike``: a pointer or a tensor of pointers."""
+
+    DESCRIPTION: ClassVar[str] = "ptr or ranked tensor of ptr values"
+
+    def ok(self, t: Attribute) -> bool:
+        return is_pointer(_tensor_elem(t))
+
+
+@dataclass(frozen=True)
+class TTLoadPtr(TypeKind):
+    """What ``tt.load``/``tt.store`` address: ``TT_PtrLike`` or a pointer to a tensor."""
+
+    DESCRIPTION: ClassVar[str] = "ptr or ranked tensor of ptr values or ptr"
+
+    def ok(self, t: Attribute) -> bool:
+        return is_pointer(_tensor_elem(t))
+
+
+@dataclass(frozen=True)
+class TTTensor(TypeKind):
+    """A ranked tensor (Triton's ``TT_Tensor``; the element kinds are not checked)."""
+
+    DESCRIPTION: ClassVar[str] = "ranked tensor"
+
+    def ok(self, t: Attribute) -> bool:
+        return type(t) is TensorType or isinstance(t, TensorType)
+
+
+@dataclass(frozen=True)
+class SignlessIntegerOrIndex(TypeKind):
+    """A scalar signless integer or index (``scf.for`` bounds)."""
+
+    DESCRIPTION: ClassVar[str] = "signless integer or index"
+
+    def ok(self, t: Attribute) -> bool:
+        return _signless(t) or isinstance(t, IndexType)
+
+
+@dataclass(frozen=True)
+class ExactType(TypeKind):
+    """Exactly ``TYPE`` (e.g. ``i1``, ``i32``)."""
+
+    type: Attribute
+    description: str
+
+    def ok(self, t: Attribute) -> bool:
+        return t == self.type
+
+    def message(self, attr: Attribute) -> str:
+        return f"must be {self.description}, but got '{attr}'"
+
+
+__all__ = [
+    "first",
+    "with_element",
+    "element_type",
+    "same",
+    "shape_of",
+    "encoding_of",
+    "same_encoding",
+    "i1_same_shape",
+    "is_float",
+    "is_signless_int",
+    "int_width",
+    "bit_width",
+    "is_pointer",
+    "TypeKind",
+    "FloatLike",
+    "SignlessIntegerLike",
+    "SignlessFixedWidthIntegerLike",
+    "BoolLike",
+    "TTIntLike",
+    "TTI64Like",
+    "TTFloatLike",
+    "TTPtrLike",
+    "TTLoadPtr",
+    "TTTensor",
+    "SignlessIntegerOrIndex",
+    "ExactType",
+]
