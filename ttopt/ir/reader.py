@@ -65,7 +65,6 @@ class TritonModule:
 
     op: ModuleOp
     filename: str
-    attr_alias_lines: list[str] = field(default_factory=list)
     attr_aliases: dict[str, Attribute] = field(default_factory=dict)
     locs: LocAliasTable | None = None
     offsets: dict[Operation, int] = field(default_factory=dict)
@@ -523,7 +522,6 @@ def _balanced_end(text: str, start: int) -> int | None:
 
 
 # ------------------------------------------------------------------ entry point
-_ATTR_ALIAS_LINE = re.compile(r"^([#!][\w$.-]+)[ \t]*=[^\n]*", re.MULTILINE)
 
 
 def read_module(text: str, filename: str = "<input>", verify: bool = True) -> TritonModule:
@@ -541,8 +539,6 @@ def read_module(text: str, filename: str = "<input>", verify: bool = True) -> Tr
         text = _NUL_OUTSIDE_STRINGS.sub(lambda m: m.group(1) or " ", text)
     check_version(text, filename)
     stripped, locs = extract_loc_aliases(text, filename)
-    attr_alias_lines = [m.group(0).rstrip() for m in _ATTR_ALIAS_LINE.finditer(stripped)]
-
     stripped, trailing = _strip_trailing_locs(stripped, locs.values)
     parser = None
     try:
@@ -572,7 +568,7 @@ def read_module(text: str, filename: str = "<input>", verify: bool = True) -> Tr
         k: v for k, v in parser.attribute_aliases.items() if k not in locs.values
     }
     mod = TritonModule(
-        module, filename, attr_alias_lines, aliases, locs,
+        module, filename, aliases, locs,
         parser.offsets, parser.generic_ops, stripped,
     )
     if verify:
