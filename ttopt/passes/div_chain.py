@@ -108,22 +108,20 @@ def _single_use_div(value, outer: DivfOp) -> DivfOp | None:
     return None
 
 
-def _distinct_divisors(uses: Counter) -> int:
-    return sum(1 for v, n in uses.items() if n > 0 and not is_constant(v))
-
-
 def saves_reciprocal(uses: Counter, removed: list, added: list) -> bool:
     """Rule 2: does removing the divisions by ``removed`` and adding divisions by ``added``
     (values; ``uses`` counts the function's divisions per divisor) lower the number of
     distinct non-constant divisors?  ``added`` values that are new multiplies are never
-    constants."""
-    before = _distinct_divisors(uses)
-    after = Counter(uses)
-    for v in removed:
-        after[v] -= 1
-    for v in added:
-        after[v] += 1
-    return _distinct_divisors(after) < before
+    constants.  Only the touched values can change the count: constant time, not a recount
+    of the function's divisors per division (quadratic on long functions)."""
+    change = Counter(removed)
+    change.subtract(added)
+    delta = 0
+    for v, fewer in change.items():
+        if is_constant(v):
+            continue
+        delta += (uses[v] - fewer > 0) - (uses[v] > 0)
+    return delta < 0
 
 
 def _build(cls, lhs, rhs, like: Operation, location):
