@@ -46,7 +46,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import make_context
 from ..errors import TTOptError, TTOptInternalError, line_col
-from .fast_ops import SCALAR_TYPES, try_fast_op, try_fast_store
+from .fast_ops import SCALAR_TYPES, line_end, try_fast_op, try_fast_store
 from .lexer import STRING_LITERAL, FastMLIRLexer
 from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases
 from .verify import ParseFacts, verify_parsed
@@ -73,18 +73,24 @@ class TritonModule:
 
 
 # ------------------------------------------------------------------ version detection
+# (literal, pattern, message): the pattern is searched only where the literal occurs (a
+# substring test; the patterns' look-behinds and word boundaries make a full regex search
+# over the whole text cost a few percent of the read)
 _VERSION_SIGNS = [
     (
+        ("triton_gpu.",),
         re.compile(r"triton_gpu\."),
         "this looks like Triton 3.0-3.2 IR (dialect prefix 'triton_gpu.'); "
         "ttopt reads Triton 3.3+ IR ('ttg.'), tested with 3.6",
     ),
     (
+        ("cache = ", "evict = "),
         re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n{:]*\{[^}\n]*\b(?:cache|evict) = \d+ : i32"),
         "this looks like Triton 2.x IR ('{cache = .., evict = .., isVolatile = ..}' on "
         "tt.load/tt.store); ttopt reads Triton 3.3+ IR, tested with 3.6",
     ),
     (
+        ("cachePolicy", "cache_policy", "l2CachePolicy"),
         re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n:]*\b(?:cachePolicy|cache_policy|l2CachePolicy)\b"),
         "this looks like Triton 3.9+ IR (cache-policy syntax on tt.load/tt.store); "
         "ttopt reads Triton 3.3-3.6 IR",
@@ -93,7 +99,9 @@ _VERSION_SIGNS = [
 
 
 def check_version(text: str, filename: str) -> None:
-    for pattern, message in _VERSION_SIGNS:
+    for literals, pattern, message in _VERSION_SIGNS:
+        if not any(lit in text for lit in literals):
+            continue
         m = pattern.search(text)
         if m is not None:
             ln, col = line_col(text, m.start())
@@ -101,6 +109,15 @@ def check_version(text: str, filename: str) -> None:
 
 
 # ------------------------------------------------------------------ the parser
+# `loc(...)` with up to two levels of parentheses inside and no newline (strings may hold
+# parentheses); anything else is parsed without the cache
+_LOC_STR = r'"(?:[^"\\\n]|\\.)*"'
+_LOC_TEXT = re.compile(
+    r"loc\((?:[^()\"\n]|" + _LOC_STR + r"|\((?:[^()\"\n]|" + _LOC_STR
+    + r"|\((?:[^()\"\n]|" + _LOC_STR + r")*\))*\))*\)"
+)
+# `<{...}>` with no braces, quotes or newline inside and `<...>` at most one level deep
+_PROPS_TEXT = re.compile(r'<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>')
 _VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
 
 
@@ -114,6 +131,9 @@ class TritonParser(Parser):
         self._parser_state.current_token = fast.lex()
         self._trailing_locs = trailing_locs or {}
         self._type_cache: dict[str, Attribute] = {}
+        self._loc_cache: dict[str, Attribute] = {}
+        self._props_cache: dict[str, dict[str, Attribute]] = {}
+        self._ftype_cache: dict[str, Attribute] = {}
         self._in_type = False
         self._in_dialect_type = False  # parsing a `!tt.`/`!ttg.` type: no nested lookups
         self._text = text
@@ -149,9 +169,26 @@ class TritonParser(Parser):
     # --- an op written without `loc(...)` gets the location MLIR gives it: file:line:col of
     #     its first token (so that Triton compiling our output sees the same locations)
     def parse_optional_location(self):  # type: ignore[override]
+        # a location's text is looked up first: the same `loc("x"(#loc3))` or
+        # `loc(callsite(#loc1 at #loc56))` recurs on every argument of a kernel and every
+        # block argument of a reduction (a location alias inside cannot change meaning
+        # further down: its definition is fixed, and one used before its definition fails
+        # the first time, at the earliest position, and is never cached)
+        tok = self._current_token
+        m = None
+        if tok.kind == MLIRTokenKind.BARE_IDENT and tok.text == "loc":
+            m = _LOC_TEXT.match(self._text, tok.span.start)
+            if m is not None:
+                cached = self._loc_cache.get(m.group())
+                if cached is not None:
+                    self._resume_from(m.end())
+                    self._after_loc = self._current_token.span.start
+                    return cached
         loc = super().parse_optional_location()
         if loc is not None:
             self._after_loc = self._current_token.span.start
+            if m is not None and self._after_loc >= m.end():
+                self._loc_cache[m.group()] = loc
         return loc
 
     # --- `loc(#alias)` may name an alias defined further down (MLIR resolves it at the
@@ -173,6 +210,42 @@ class TritonParser(Parser):
             return super()._parse_location()
         finally:
             self._nested_loc = nested
+
+    # --- the parts of a generic op (`"tt.reduce"(%x) <{axis = 0 : i32}> ({...}) : (T) -> U`)
+    #     that repeat are looked up by their text: a properties dictionary (copied: the
+    #     caller may change it), and a function type that runs to the end of its line
+    def parse_optional_properties_dict(self):  # type: ignore[override]
+        start = self._current_token.span.start
+        m = _PROPS_TEXT.match(self._text, start)
+        if m is None:
+            return super().parse_optional_properties_dict()
+        cached = self._props_cache.get(m.group())
+        if cached is None:
+            cached = super().parse_optional_properties_dict()
+            if self._current_token.span.start < m.end():
+                return cached
+            self._props_cache[m.group()] = dict(cached)
+            return cached
+        self._resume_from(m.end())
+        return dict(cached)
+
+    def parse_optional_function_type(self):  # type: ignore[override]
+        tok = self._current_token
+        start = tok.span.start
+        if tok.kind != MLIRTokenKind.L_PAREN:
+            return None
+        eol = line_end(self._text, start)
+        if eol < 0:
+            return super().parse_optional_function_type()
+        key = self._text[start:eol].rstrip(" \t")
+        cached = self._ftype_cache.get(key)
+        if cached is not None:
+            self._resume_from(start + len(key))
+            return cached
+        result = super().parse_optional_function_type()
+        if result is not None and self._current_token.span.start >= start + len(key):
+            self._ftype_cache[key] = result
+        return result
 
     def _parse_generic_operation(self, op_type):  # type: ignore[override]
         op = super()._parse_generic_operation(op_type)

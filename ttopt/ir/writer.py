@@ -18,8 +18,10 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove
 
 from ..dialects.tt import OpaqueBodyAttr, PointerType
 from .reader import TritonModule
@@ -33,6 +35,8 @@ class TritonPrinter(Printer):
         self._attr_names = attr_names
         self._loc_names = loc_names
         self._type_text: dict[Attribute, str] | None = {}
+        self._by_id: dict[int, tuple[Attribute, str]] = {}
+        self._grouped: dict[SSAValue, int] = {}  # results printed `%name#i`
         self._write = stream.write
 
     def print_string_literal(self, string: str) -> None:
@@ -50,26 +54,30 @@ class TritonPrinter(Printer):
     # --- SSA names: the input's names, kept unique within each isolated scope
     def print_ssa_value(self, value: SSAValue) -> str:
         name = self._ssa_values.get(value)
-        if name is None:
-            group = _group_of(value)
-            if group is not None:
-                base, index = group
-                first = value.op.results[0]
-                base_name = self._ssa_values.get(first)
-                if base_name is None:
-                    base_name = self._fresh(base)
-                    for r in value.op.results:
-                        self._ssa_values[r] = base_name
-                self.print_string(f"%{base_name}#{index}")
-                return base_name
-            name = self._fresh(value.name_hint)
-            self._ssa_values[value] = name
-        elif _group_of(value) is not None:
-            index = value.index
-            self.print_string(f"%{name}#{index}")
+        if name is not None:  # (the common case: a use)
+            index = self._grouped.get(value)
+            self.print_string("%" + name if index is None else f"%{name}#{index}")
             return name
+        group = _group_of(value)
+        if group is not None:
+            base, index = group
+            first = value.op.results[0]
+            base_name = self._ssa_values.get(first)
+            if base_name is None:
+                base_name = self._fresh(base)
+                self._name_group(value.op.results, base_name)
+            self.print_string(f"%{base_name}#{index}")
+            return base_name
+        name = self._fresh(value.name_hint)
+        self._ssa_values[value] = name
         self.print_string("%" + name)
         return name
+
+    def _name_group(self, results, name: str) -> None:
+        """``%name:N``: result i is printed ``%name#i``."""
+        for r in results:
+            self._ssa_values[r] = name
+            self._grouped[r] = r.index
 
     def _fresh(self, hint: str | None) -> str:
         used = self.ssa_names
@@ -91,14 +99,46 @@ class TritonPrinter(Printer):
             return
         if len(results) > 1 and _is_group(op):
             name = self._fresh(results[0].name_hint)
-            for r in results:
-                self._ssa_values[r] = name
+            self._name_group(results, name)
             self.print_string(f"%{name}:{len(results)} = ")
             return
         self.print_list(results, self.print_ssa_value)
         self.print_string(" = ")
 
+    def print_op(self, op: Operation) -> None:
+        # xDSL's print_op, with what it asks of each op's class (isolated scope? custom
+        # format?) decided once per class: 15% of the printing time went to those questions
+        how = _HOW.get(type(op))
+        if how is None:
+            how = _HOW[type(op)] = (
+                bool(op.get_traits_of_type(IsolatedFromAbove)),
+                not isinstance(op, UnregisteredOp) and Operation.print is not type(op).print,
+            )
+        scope, custom = how
+        if not custom or self.print_generic_format or self.diagnostic.op_messages:
+            super().print_op(op)
+            return
+        if op.results:
+            self._print_results(op)
+        if scope:
+            self.enter_scope()
+        self.print_string(op.name)
+        op.print(self)
+        self.print_string(" ")
+        self.print_attribute(op.location)
+        if scope:
+            self.exit_scope()
+
     def print_attribute(self, attribute: Attribute) -> None:
+        # The text of a type and the alias name of a location are found by the attribute's
+        # identity first (the reader makes equal types one object, and ops carry the alias
+        # table's own location objects): hashing a type or a location hashes all its
+        # parameters, recursively, and was a fifth of the printing time.  `_by_id` keeps each
+        # attribute it keys alive, so an id is never reused for another attribute.
+        hit = self._by_id.get(id(attribute))
+        if hit is not None and not self.printing_location:
+            self.print_string(hit[1])
+            return
         kind = _KINDS.get(type(attribute))
         if kind is None:
             kind = _KINDS[type(attribute)] = _attribute_kind(attribute)
@@ -111,6 +151,7 @@ class TritonPrinter(Printer):
                 sub._type_text = None  # noqa: SLF001
                 Printer.print_attribute(sub, attribute)
                 text = self._type_text[attribute] = sub.stream.getvalue()
+            self._by_id[id(attribute)] = (attribute, text)
             self.print_string(text)
             return
         if kind == "type":
@@ -119,6 +160,8 @@ class TritonPrinter(Printer):
         if kind == "loc":
             name = self._loc_names.get(attribute)
             if name is not None:
+                if not self.printing_location:
+                    self._by_id[id(attribute)] = (attribute, f"loc({name})")
                 if self.printing_location:
                     self.print_string(name)
                 else:
@@ -136,6 +179,7 @@ class TritonPrinter(Printer):
 
 
 _KINDS: dict[type, str] = {}
+_HOW: dict[type, tuple[bool, bool]] = {}
 
 
 def _attribute_kind(attribute: Attribute) -> str:
