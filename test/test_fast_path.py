@@ -1,13 +1,16 @@
 """The reader's fast path for common one-line ops (ttopt.ir.fast_ops) builds exactly what the
-full parser builds: same printed text, on real kernels and on lines it must refuse.
+full parser builds, on real kernels and on lines it must refuse.
 
-Real kernels: every IR file of test/fixtures (corpus/small and a spread of Inductor kernels),
-and, when ../shared/corpus is there, every 40th corpus file."""
+Two comparisons: the same module structurally (xDSL's ``is_structurally_equivalent``, plus
+result types, locations and SSA names, op by op) on every IR file of test/fixtures and of
+../shared/corpus (all 2,803 files); and the same printed text on the fixtures and every 40th
+corpus file."""
 
 import pytest
 
 import ttopt
 import ttopt.ir.reader as reader
+from ttopt.ir.reader import read_module
 from conftest import corpus_files, corpus_params, file_params, fixture_files
 
 
@@ -21,6 +24,61 @@ def _same_either_way(path, monkeypatch):
     text = path.read_text()
     fast = ttopt.optimize(text, [], str(path))
     assert fast == _slow(monkeypatch, text, str(path))
+
+
+def _full_parse(monkeypatch, text, name):
+    with monkeypatch.context() as m:
+        m.setattr(reader, "try_fast_op", lambda p, s: None)
+        m.setattr(reader, "try_fast_store", lambda p, s: None)
+        return read_module(text, name)
+
+
+def assert_same_structure(a, b) -> None:
+    """``a`` and ``b`` (modules) are the same IR: xDSL's structural equivalence (names,
+    operands up to renaming, properties, attributes, regions), and, op by op, the same result
+    types, locations and SSA names (which it does not look at)."""
+    assert a.op.is_structurally_equivalent(b.op)
+    ops_a, ops_b = list(a.op.walk()), list(b.op.walk())
+    assert len(ops_a) == len(ops_b)
+    for x, y in zip(ops_a, ops_b):
+        where = f"{x.name} at offset {a.offsets.get(x)}"
+        assert [r.type for r in x.results] == [r.type for r in y.results], where
+        assert [r.name_hint for r in x.results] == [r.name_hint for r in y.results], where
+        assert x.location == y.location, where
+
+
+def _same_structure_either_way(path, monkeypatch):
+    text = path.read_text()
+    assert_same_structure(read_module(text, str(path)), _full_parse(monkeypatch, text, str(path)))
+
+
+@pytest.mark.parametrize("path", file_params(fixture_files(), what="test/fixtures/**/*.tt*ir"))
+def test_fast_path_builds_what_the_full_parser_builds(path, monkeypatch):
+    _same_structure_either_way(path, monkeypatch)
+
+
+@pytest.mark.parametrize("path", corpus_params(corpus_files, what="../shared/corpus/**/*.tt*ir"))
+def test_fast_path_builds_what_the_full_parser_builds_on_the_whole_corpus(path, monkeypatch):
+    _same_structure_either_way(path, monkeypatch)
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ("%z = arith.addi %pid, %0 : i32", "%z = arith.addi %0, %pid : i32"),  # operands
+        ("%e = tt.expand_dims %x {axis = 0 : i32} : tensor<4xf32> -> tensor<1x4xf32>",
+         "%e = tt.expand_dims %x {axis = 0 : i32} : tensor<4xf32> -> tensor<1x4xf32> loc(\"f\":1:1)"),
+        ("%w = arith.sitofp %z", "%v = arith.sitofp %z"),  # a name
+        ("cacheModifier = cg evictionPolicy", "cacheModifier = ca evictionPolicy"),  # a property
+    ],
+    ids=["operands", "location", "name", "property"],
+)
+def test_the_structural_comparison_can_fail(before, after):
+    """The comparison sees each kind of difference a wrong fast path could make."""
+    assert before in EDGE
+    a, b = read_module(EDGE, "edge.ttir"), read_module(EDGE.replace(before, after), "edge.ttir")
+    with pytest.raises(AssertionError):
+        assert_same_structure(a, b)
 
 
 @pytest.mark.parametrize("path", file_params(fixture_files(), what="test/fixtures/**/*.tt*ir"))

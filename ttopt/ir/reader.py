@@ -118,6 +118,7 @@ _LOC_TEXT = re.compile(
 )
 # `<{...}>` with no braces, quotes or newline inside and `<...>` at most one level deep
 _PROPS_TEXT = re.compile(r'<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>')
+_DICT_TEXT = re.compile(r'\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}')
 _VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
 
 
@@ -133,6 +134,7 @@ class TritonParser(Parser):
         self._type_cache: dict[str, Attribute] = {}
         self._loc_cache: dict[str, Attribute] = {}
         self._props_cache: dict[str, dict[str, Attribute]] = {}
+        self._dict_cache: dict[str, dict[str, Attribute]] = {}
         self._ftype_cache: dict[str, Attribute] = {}
         self._in_type = False
         self._in_dialect_type = False  # parsing a `!tt.`/`!ttg.` type: no nested lookups
@@ -225,6 +227,21 @@ class TritonParser(Parser):
             if self._current_token.span.start < m.end():
                 return cached
             self._props_cache[m.group()] = dict(cached)
+            return cached
+        self._resume_from(m.end())
+        return dict(cached)
+
+    def parse_optional_dictionary_attr_dict(self):  # type: ignore[override]
+        # (`{tt.divisibility = 16 : i32}` on kernel arguments, `attributes {noinline = false}`)
+        start = self._current_token.span.start
+        m = _DICT_TEXT.match(self._text, start)
+        if m is None:
+            return super().parse_optional_dictionary_attr_dict()
+        cached = self._dict_cache.get(m.group())
+        if cached is None:
+            cached = super().parse_optional_dictionary_attr_dict()
+            if self._current_token.span.start >= m.end():
+                self._dict_cache[m.group()] = dict(cached)
             return cached
         self._resume_from(m.end())
         return dict(cached)
