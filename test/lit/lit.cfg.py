@@ -8,12 +8,19 @@ config.name = "ttopt"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ttir", ".ttgir", ".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
-config.excludes = ["lit.cfg.py", "Inputs"]
+config.excludes = ["lit.cfg.py", "Inputs", "tools"]
 
 root = os.path.dirname(os.path.dirname(config.test_source_root))
 python = sys.executable
 config.substitutions.append(("%ttopt", f'"{python}" -m ttopt.cli'))
+tools = os.path.join(config.test_source_root, "tools")
+# Triton judges each chunk of a split file (`// -----`); before %triton-verify, its prefix.
+config.substitutions.append(
+    ("%triton-verify-chunks", f'"{python}" "{os.path.join(tools, "triton_verify_chunks.py")}"')
+)
 config.substitutions.append(("%triton-verify", f'"{python}" -m ttopt.oracle'))
+# `%expect-exit N cmd...`: cmd must exit with exactly N (lit's `not` takes any failure).
+config.substitutions.append(("%expect-exit", f'"{python}" "{os.path.join(tools, "expect_exit.py")}"'))
 config.substitutions.append(("%examples", os.path.join(root, "examples")))
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(root), "shared", "corpus")))
 config.substitutions.append(("FileCheck", "filecheck"))
