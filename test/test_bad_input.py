@@ -9,7 +9,7 @@ import pytest
 import ttopt
 from conftest import ROOT, small
 
-INPUTS = ROOT / "test" / "lit" / "errors" / "Inputs"
+INPUTS = ROOT / "test" / "bad_inputs"  # (the lit tests keep their own inputs)
 
 CASES = {
     # name: (file, expected line, expected column, message fragment)

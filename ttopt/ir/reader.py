@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     ModuleOp,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -98,12 +98,31 @@ _VERSION_SIGNS = [
 ]
 
 
+def _in_comment_or_location(text: str, pos: int) -> bool:
+    """Whether ``pos`` is in a ``//`` comment or in a string of a ``loc(...)`` (a file or
+    variable name), on its line; a string elsewhere (`"triton_gpu.num-warps"`) counts."""
+    i = text.rfind("\n", 0, pos) + 1
+    while i < pos:
+        c = text[i]
+        if c == '"':
+            m = STRING_LITERAL.match(text, i)
+            if m is None or m.end() > pos:
+                return "loc(" in text[text.rfind("\n", 0, pos) + 1 : i]
+            i = m.end()
+        elif c == "/" and text.startswith("//", i):
+            return True
+        else:
+            i += 1
+    return False
+
+
 def check_version(text: str, filename: str) -> None:
     for literals, pattern, message in _VERSION_SIGNS:
         if not any(lit in text for lit in literals):
             continue
-        m = pattern.search(text)
-        if m is not None:
+        for m in pattern.finditer(text):
+            if _in_comment_or_location(text, m.start()):
+                continue  # (`// was triton_gpu.blocked`, `loc("triton_gpu.py":1:1)`)
             ln, col = line_col(text, m.start())
             raise TTOptError(message, filename, ln, col)
 
@@ -119,6 +138,7 @@ _LOC_TEXT = re.compile(
 # `<{...}>` with no braces, quotes or newline inside and `<...>` at most one level deep
 _PROPS_TEXT = re.compile(r'<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>')
 _DICT_TEXT = re.compile(r'\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}')
+_RESULT_LIST = re.compile(r"%[^=\n]*=[ \t]*")
 _VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
 
 
@@ -167,6 +187,12 @@ class TritonParser(Parser):
         if _VALID_NAME.fullmatch(name):
             for v in values:
                 v._name = name  # noqa: SLF001
+        if isinstance(values[0], BlockArgument) and not (
+            self._after_loc > span.start and self._after_loc == self._current_token.span.start
+        ):  # an argument written without `loc(...)`: MLIR locates it at its name (a
+            # function's argument gets its own `loc(...)` after this, if it has one)
+            ln, col = self._line_col(span.start)
+            values[0].location = FileLineColLoc(StringAttr(self._name), IntAttr(ln), IntAttr(col))
 
     # --- an op written without `loc(...)` gets the location MLIR gives it: file:line:col of
     #     its first token (so that Triton compiling our output sees the same locations)
@@ -288,7 +314,7 @@ class TritonParser(Parser):
             if name is not None:
                 op.location = self.attribute_aliases[name]
             else:
-                ln, col = self._line_col(start)
+                ln, col = self._line_col(self._op_name_at(start))
                 op.location = FileLineColLoc(StringAttr(self._name), IntAttr(ln), IntAttr(col))
             return op
         op = super().parse_operation()
@@ -299,9 +325,18 @@ class TritonParser(Parser):
                 op.location = self.attribute_aliases[name]
                 return op
         if self._after_loc != self._current_token.span.start:
-            ln, col = self._line_col(start)
+            ln, col = self._line_col(self._op_name_at(start))
             op.location = FileLineColLoc(StringAttr(self._name), IntAttr(ln), IntAttr(col))
         return op
+
+    def _op_name_at(self, start: int) -> int:
+        """Where the op starting at ``start`` has its name (after ``%r, %s:2 =``): MLIR
+        locates an op there."""
+        if self._text.startswith("%", start):
+            m = _RESULT_LIST.match(self._text, start)
+            if m is not None:
+                return m.end()
+        return start
 
     def _end_of_line_of_last_token(self) -> int:
         """End of the line of the last token of the op just parsed; a comment line between
@@ -349,11 +384,31 @@ class TritonParser(Parser):
             ops.append(op)
             self.top_level_spans.append((start, self._current_token.span.start))
         if self.forward_ssa_references:
-            names = ", ".join("%" + n for n in self.forward_ssa_references)
-            self.raise_error(f"values used but not defined: [{names}]")
+            self._undefined_value_error()
         if len(ops) == 1 and isinstance(ops[0], ModuleOp):
             return ops[0]
         return ModuleOp(ops)
+
+    def _undefined_value_error(self):
+        """A value used and never defined: the error is at its first use, the operand itself
+        (as MLIR reports it), not at the first place its name appears in the text."""
+        first = None  # (offset of the op, name)
+        for name, refs in self.forward_ssa_references.items():
+            for value in refs.values():
+                for use in value.uses:
+                    at = self.offsets.get(use.operation)
+                    if at is not None and (first is None or at < first[0]):
+                        first = (at, name)
+        if first is None:  # (not used by any op read: cannot happen; say it anyway)
+            names = ", ".join("%" + n for n in self.forward_ssa_references)
+            self.raise_error(f"values used but not defined: [{names}]")
+        at, name = first
+        eol = self._text.find("\n", at)
+        m = re.compile("%" + re.escape(name) + r"(?![\w$.-])").search(
+            self._text, at, len(self._text) if eol < 0 else eol
+        )
+        pos = m.start() if m else at
+        self.raise_error(f"use of undefined value '%{name}'", pos, pos + len(name) + 1)
 
     # --- unknown ops: point at the op name, not past it
     def _get_op_by_name(self, name: str):  # type: ignore[override]

@@ -1,0 +1,93 @@
+"""Where things are, as MLIR (Triton 3.6) says: the location an op or argument written without
+``loc(...)`` gets, the position of an error about a value, and what the version sniffing
+looks at.  Triton is the oracle: its parser reads the same file and prints its locations."""
+
+import os
+import re
+import tempfile
+
+import pytest
+
+import ttopt
+
+KERNEL = """module {
+  tt.func public @k(%x: tensor<4xf32>, %y: f32 loc(unknown)) -> f32 {
+    %m = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32 loc(unknown)):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<4xf32>) -> f32
+    tt.return %m : f32
+  }
+}
+"""
+
+
+def _locations_in_order(text: str) -> list[str]:
+    """Every ``loc(...)`` of a printed module, in textual order, aliases resolved."""
+    aliases = dict(re.findall(r"^(#loc\d*) = (loc\(.*\))$", text, re.MULTILINE))
+    body = "\n".join(line for line in text.splitlines() if not re.match(r"#loc\d* = ", line))
+    found = re.findall(r"loc\((#loc\d*|unknown|\"[^\"]*\":\d+:\d+)\)", body)
+    return [aliases.get(x, f"loc({x})") for x in found]
+
+
+def _triton_locations(text: str, name: str) -> list[str]:
+    from triton._C.libtriton import ir
+
+    from ttopt.oracle import _context
+
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        mod = ir.parse_mlir_module(path, _context())
+        mod.context = _context()
+        printed = mod.str()
+    return [loc.replace(path, name) for loc in _locations_in_order(printed)]
+
+
+def test_implicit_locations_are_triton_s(tmp_path):
+    """An op without ``loc(...)`` is at its name (not at its results); an argument without one
+    is at its ``%name``; an explicit ``loc(unknown)`` stays unknown."""
+    out = ttopt.optimize(KERNEL, [], "k.ttir")
+    ours = _locations_in_order(out)
+    assert ours == _triton_locations(KERNEL, "k.ttir")
+    assert 'loc("k.ttir":3:10)' in ours  # %m = "tt.reduce": at the quote, column 10
+    assert 'loc("k.ttir":5:12)' in ours  # %c = arith.addf: column 12
+    assert ours.count("loc(unknown)") == 2
+
+
+def test_undefined_value_is_reported_at_its_use_not_in_a_comment():
+    text = """module {
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    // %nope is not defined
+    %c = arith.constant 1.0 : f32
+    tt.store %p, %nope : !tt.ptr<f32>
+    tt.return
+  }
+}
+"""
+    with pytest.raises(ttopt.TTOptError) as e:
+        ttopt.optimize(text, [], "u.ttir")
+    assert str(e.value) == "u.ttir:5:18: error: use of undefined value '%nope'"
+
+
+def test_version_sniffing_skips_comments_and_strings():
+    """``triton_gpu.`` in a comment or a location's file name is no sign of Triton 3.0-3.2 IR
+    (Triton 3.6 reads both), but an op of that dialect is."""
+    text = """// Triton 3.2 called this dialect triton_gpu.blocked
+module {
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    %c = arith.constant 1.0 : f32 loc("triton_gpu.py":1:1)
+    tt.store %p, %c : !tt.ptr<f32>
+    tt.return
+  }
+}
+"""
+    from ttopt.oracle import triton_accepts
+
+    assert triton_accepts(text, ".ttir").ok
+    assert "triton_gpu.py" in ttopt.optimize(text, [], "v.ttir")
+    old = text.replace("    tt.return\n", '    "triton_gpu.barrier"() : () -> ()\n    tt.return\n')
+    with pytest.raises(ttopt.TTOptError, match=r"^v.ttir:6:6: error: this looks like Triton 3.0-3.2 IR"):
+        ttopt.optimize(old, [], "v.ttir")
