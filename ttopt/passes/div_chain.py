@@ -55,20 +55,41 @@ measures the max relative error against float64 over typical ranges).  Range cha
 ``b = c = 1e20`` makes ``a/(b*c)`` return 0 while ``a/b/c`` is ``a*1e-40``; f16 overflows
 already at ``b*c > 65504``.  Use it where operands are known to be moderate (normalisation
 factors, variances, counts), not on arbitrary data.
+
+Implementation: the rewrite is :class:`DivChainPattern`, an xDSL ``RewritePattern`` on
+``arith.divf``, applied by xDSL's ``PatternRewriteWalker`` (``apply_recursively=False``: one
+walk in program order, the ops a rewrite creates are not visited again; an inner division is
+always visited, and already collapsed, before the division that uses it).  The divisor-use
+counts ``U(v)`` live on the pattern, one table per function, counted once on the function's
+first division and then updated in place by each rewrite: linear in the size of the function.
+:class:`DivChain` is the ``div-chain`` pass: one walker per ``tt.func``, rewrites counted per
+function by a rewriter listener (``operation_replacement_handler``: each rewrite replaces one
+``arith.divf``), statistics handed to :func:`~ttopt.passes.base.record_stats`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import AnyFloat, Float64Type, ModuleOp, TensorType
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriterListener,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
 
 from ..dialects.arith import ConstantOp, DivfOp, MulfOp
 from ..dialects.tt import FuncOp, SplatOp
-from .base import ModulePass, PassStats, erase_op, functions
+from .base import PassStats, collect_stats, functions, record_stats
 
 
 def _elem(op: Operation):
@@ -124,20 +145,26 @@ def saves_reciprocal(uses: Counter, removed: list, added: list) -> bool:
     return delta < 0
 
 
-def _build(cls, lhs, rhs, like: Operation, location):
+def _build(cls, lhs: SSAValue, rhs: SSAValue, like: Operation, location) -> Operation:
+    """A new ``cls`` (``arith.mulf``/``divf``) with ``like``'s fastmath flags.  Built with
+    :meth:`Operation.create` (operands, result type, properties, location), which ttopt's and
+    xDSL's own arith op classes both accept."""
     props = {}
     if "fastmath" in like.properties:
         props["fastmath"] = like.properties["fastmath"]
-    new = cls.build([lhs, rhs], [lhs.type], props)
-    new.location = location
-    return new
+    return cls.create(operands=[lhs, rhs], result_types=[lhs.type], properties=props, location=location)
 
 
-def rewrite_division(div: DivfOp, uses: Counter | None = None) -> bool:
+def rewrite_division(
+    div: DivfOp, uses: Counter | None = None, rewriter: PatternRewriter | None = None
+) -> bool:
     """Apply case 1 or case 2 to ``div`` if one matches and pays; True if rewritten.
 
     ``uses`` counts the ``arith.divf`` ops of the enclosing function per divisor value (see
-    :func:`divisor_uses`); it is updated in place.  ``None``: counted here."""
+    :func:`divisor_uses`); it is updated in place.  ``None``: counted here.  ``rewriter``: the
+    :class:`PatternRewriter` that makes the change (its listeners see the insertion of the
+    multiply, the replacement of ``div`` and the erasure of the inner division); ``None``: a
+    fresh one with no listeners."""
     if not _is_float(div):
         return False
     if uses is None:
@@ -166,12 +193,15 @@ def rewrite_division(div: DivfOp, uses: Counter | None = None) -> bool:
         new_div = _build(DivfOp, mul.results[0], a, div, div.location)
     uses[b] -= 1  # the inner division's divisor
     uses[y] -= 1  # the outer division's divisor
-    block = div.parent_block()
-    block.insert_ops_before([mul, new_div], div)
-    new_div.results[0]._name = div.results[0].name_hint  # noqa: SLF001 (keep the SSA name)
-    div.results[0].replace_all_uses_with(new_div.results[0])
-    erase_op(div)
-    erase_op(inner)
+    if rewriter is None:
+        rewriter = PatternRewriter(div)
+    # The SSA name is kept exactly (``%q_0`` stays ``%q_0``): set directly, as the reader
+    # does, not through the ``name_hint`` setter, which strips a ``_N`` suffix.  The multiply
+    # is inserted on its own, so that ``replace`` gives it no name either.
+    new_div.results[0]._name = div.results[0].name_hint  # noqa: SLF001
+    rewriter.insert(mul, InsertPoint.before(div))
+    rewriter.replace(div, new_div)
+    rewriter.erase(inner)
     uses[new_div.operands[1]] += 1
     return True
 
@@ -203,6 +233,105 @@ def divisor_uses(scope: Operation | None) -> Counter:
     return uses
 
 
+# ------------------------------------------------------------------ the pattern
+class DivChainPattern(RewritePattern):
+    """``div-chain``'s rewrite as an xDSL pattern on ``arith.divf``.
+
+    Apply it with ``PatternRewriteWalker(DivChainPattern(), apply_recursively=False)`` (what
+    :class:`DivChain` does): one walk in program order.  Under ``apply_recursively=True`` the
+    walker would also revisit the divisions a rewrite creates, which the pass never does.
+
+    Scope: the divisions inside the ``tt.func`` ops of the outermost module, as the pass
+    (a function of a module nested in another, e.g. a file of several modules read without
+    ``--split-input-file``, is left alone, as by ttopt's other passes).
+
+    State, per walk (use one pattern object per walk of a given IR): ``uses``, the
+    divisor-use table of each function met, counted on the function's first division and
+    updated by each rewrite.  ``visits`` (divisions matched) and ``tables`` (functions whose
+    divisors were counted, one walk of the function each) say how much work was done.
+
+    ``defer_errors``: an exception inside the pattern is kept in ``error`` (with a note
+    naming the division and its location) and the rest of the walk does nothing; call
+    :meth:`raise_error` after the walk.  Without it the exception goes to the walker, which in
+    xDSL 0.74 prints the whole module into the exception's notes before re-raising it.
+    """
+
+    def __init__(self, defer_errors: bool = False):
+        self.defer_errors = defer_errors
+        self.uses: dict[FuncOp, Counter] = {}
+        self._block_func: dict[Block, FuncOp | None] = {}
+        self.visits = 0
+        self.tables = 0
+        self.error: Exception | None = None
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DivfOp, rewriter: PatternRewriter) -> None:
+        if self.error is not None:
+            return
+        try:
+            self.visits += 1
+            func = self._function(op)
+            if func is None:  # not inside a tt.func: not ttopt's to rewrite
+                return
+            uses = self.uses.get(func)
+            if uses is None:
+                uses = self.uses[func] = divisor_uses(func)
+                self.tables += 1
+            rewrite_division(op, uses, rewriter)
+        except Exception as e:
+            if not self.defer_errors:
+                raise
+            e.add_note(f"while div-chain rewrote {op.name} at {_where(op)}")
+            self.error = e
+
+    def raise_error(self) -> None:
+        """Re-raise the exception kept by a walk with ``defer_errors``, if any."""
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+
+    def _function(self, op: Operation) -> FuncOp | None:
+        """The ``tt.func`` around ``op`` if it is one of the outermost module's (None
+        otherwise: not rewritten); each block is looked up once (deep nesting stays linear)."""
+        block = op.parent_block()
+        if block is None:
+            return None
+        cache = self._block_func
+        if block in cache:
+            return cache[block]
+        path: list[Block] = []
+        func = None
+        while block is not None:
+            if block in cache:
+                func = cache[block]
+                break
+            path.append(block)
+            parent = block.parent_op()
+            if parent is None:
+                break
+            if isinstance(parent, FuncOp):
+                module = parent.parent_op()
+                # the pass's scope: the functions of the outermost module (as
+                # ttopt.passes.base.functions), not those of a module nested in it
+                if isinstance(module, ModuleOp) and module.parent_op() is None:
+                    func = parent
+                break
+            block = parent.parent_block()
+        for b in path:
+            cache[b] = func
+        return func
+
+
+def _where(op: Operation) -> str:
+    """``op``'s location, short (never the module)."""
+    try:
+        text = str(op.location)
+    except Exception:  # pragma: no cover - a location that does not print
+        text = "?"
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+# ------------------------------------------------------------------ the pass
 @dataclass(frozen=True)
 class DivChain(ModulePass):
     name: ClassVar[str] = "div-chain"
@@ -211,15 +340,36 @@ class DivChain(ModulePass):
         "(reassociates: changes rounding; opt-in)"
     )
 
-    def run(self, module: ModuleOp) -> PassStats:
-        """One walk per function in program order suffices: an inner division is always
-        visited (and already collapsed) before the division that uses it."""
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        """Walk each ``tt.func`` of the module with :class:`DivChainPattern`; record the
+        rewrites per function (:func:`~ttopt.passes.base.record_stats`)."""
         stats = PassStats(self.name)
-        for func in functions(module):
-            uses = divisor_uses(func)
-            for div in [op for op in func.walk() if isinstance(op, DivfOp)]:
-                if div.parent_block() is None:  # erased as the inner part of an earlier rewrite
-                    continue
-                if rewrite_division(div, uses):
-                    stats.per_function[func.sym_name.data] += 1
-        return stats
+        pattern = DivChainPattern(defer_errors=True)
+        current: list[str] = []
+
+        def replaced(old: Operation, _new: Sequence[SSAValue | None]) -> None:
+            if isinstance(old, DivfOp):
+                stats.per_function[current[-1]] += 1
+
+        walker = PatternRewriteWalker(
+            pattern,
+            apply_recursively=False,
+            listener=PatternRewriterListener(operation_replacement_handler=[replaced]),
+        )
+        for func in functions(op):
+            current.append(func.sym_name.data)
+            walker.rewrite_region(func.body)
+            pattern.raise_error()
+        record_stats(stats)
+
+    def run(self, module: ModuleOp) -> PassStats:
+        """Apply the pass to ``module`` and return its statistics (what ttopt's passes offer
+        besides ``apply``)."""
+        from .base import default_context
+
+        with collect_stats() as sink:
+            self.apply(default_context(), module)
+        merged = PassStats(self.name)
+        for s in sink:
+            merged.per_function.update(s.per_function)
+        return merged
