@@ -35,7 +35,7 @@ from .div_chain import DivChain
 from .redundant_load import RedundantLoad
 from .redundant_reduce import RedundantReduce
 
-PASSES: dict[str, type[ModulePass]] = {
+PASSES: dict[str, type[XDSLModulePass]] = {
     p.name: p for p in (RedundantLoad, RedundantReduce, DivChain)
 }
 

@@ -16,7 +16,9 @@ Two ways to write a pass:
 * override ``apply(ctx, op)`` and call :func:`record_stats` (the xDSL way;
   :class:`FunctionWalkPass` does this);
 * the legacy contract, ``run(module) -> PassStats``: the base's ``apply`` calls ``run`` and
-  records what it returns (``div-chain`` still works this way).
+  records what it returns (kept for passes written against ttopt 0.1; none of ttopt's own
+  passes uses it: ``redundant-load`` and ``redundant-reduce`` are :class:`FunctionWalkPass`,
+  ``div-chain`` is a plain xDSL pass running an xDSL ``RewritePattern``).
 
 Either way ``run(module) -> PassStats`` is available to callers: for a pass that overrides
 ``apply`` it applies the pass and returns its statistics.

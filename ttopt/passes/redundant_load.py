@@ -28,6 +28,11 @@ priority.  Measured on an H100 (bench/results/h100-tune, the hint suite): keepin
 ``evict_first`` was 0.94x-0.98x of the unmerged kernel, giving A ``evict_last`` 1.017x-1.032x;
 registers and SASS otherwise identical.  Merging never caused spills (registers drop or stay:
 bench/results/h100-tune/rl_regs.md).
+
+Why not xDSL's CSE pieces: its ``KnownOps`` keys an op by all its properties, the hints
+included, which are the very difference this pass looks through; the key here
+(:func:`load_key`) leaves them out, and the writer rules above reach into nested regions.  Both passes and xDSL's ``cse`` see one memory model: the effects each ttopt op
+declares (:mod:`ttopt.analysis.effects`).
 """
 
 from __future__ import annotations

@@ -16,6 +16,12 @@ combiners that load, store, do atomics or print, and merging such reductions wou
 move) those effects.  A pure reduction needs no other memory condition.  Triton's CSE already
 merges reductions that are identical op for op; this pass adds commuted combiners and runs
 after ``redundant-load``, whose merges are what make two reductions' operands the same.
+
+Why not xDSL's CSE pieces (``KnownOps``/``OperationInfo`` of
+``xdsl.transforms.common_subexpression_elimination``): they key an op by its exact operands
+and compare regions with ``is_structurally_equivalent``, which is what Triton's CSE does
+already; this pass exists for what they cannot express (operands equal by value numbering,
+combiners equal up to commuted operands).  ``cse`` itself runs on ttopt's IR (``-p cse``).
 """
 
 from __future__ import annotations
