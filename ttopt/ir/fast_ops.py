@@ -134,7 +134,7 @@ def _split_top(text: str, sep: str = ", ") -> list[str]:
 
 def try_fast_op(parser, start: int):
     """Parse the op line at `start` if it has a common shape; None to use the full parser."""
-    text = parser._text  # noqa: SLF001
+    text = parser.source
     eol = line_end(text, start)
     m = LINE.match(text, start, eol) if eol >= 0 else None
     if m is None:
@@ -150,7 +150,7 @@ def try_fast_op(parser, start: int):
     kind = _kind(cls)
     if kind is None:
         return None
-    types = parser._type_cache  # noqa: SLF001
+    types = parser.type_cache
     tail_start = m.start(3)
 
     def typ(t: str, rel: int):
@@ -159,9 +159,9 @@ def try_fast_op(parser, start: int):
         if found is not None or not t.startswith(("tensor<", "!")):
             return found
         at = tail_start + rel
-        parser._resume_from(at)  # noqa: SLF001
+        parser.resume_from(at)
         parsed = parser.parse_type()
-        if parser._current_token.span.start < at + len(t):  # noqa: SLF001
+        if parser.current_token.span.start < at + len(t):
             return None
         return parsed
 
@@ -289,7 +289,7 @@ def try_fast_op(parser, start: int):
         except Exception:
             return None  # out of range: the full parser reports it
         op = cls.build([], [t], {"value": attr})
-    parser._register_ssa_definition(  # noqa: SLF001
+    parser.define_values(
         result_name[1:], (op.results[0],), Span(start, start + len(result_name), parser.lexer.input)
     )
     return op, end
@@ -374,13 +374,13 @@ def try_fast_store(parser, start: int):
     """``tt.store %p, %v(, %m)? ... : T`` on one line; None to use the full parser."""
     from ..dialects.tt import StoreOp
 
-    text = parser._text  # noqa: SLF001
+    text = parser.source
     eol = line_end(text, start)
     m = _STORE_LINE.match(text, start, eol) if eol >= 0 else None
     if m is None or "loc(" in m.group(6):
         return None
     t_text = m.group(6).rstrip(" \t")
-    pt = _SCALARS.get(t_text) or parser._type_cache.get(t_text)  # noqa: SLF001
+    pt = _SCALARS.get(t_text) or parser.type_cache.get(t_text)
     if pt is None:
         return None
     try:

@@ -14,7 +14,7 @@ a path hung for ever); the one here is unrolled (``normal* (escape normal*)*``) 
 
 Strings may hold any bytes (MLIR's ``StringAttr`` is bytes; Triton keeps non-UTF-8 file names in
 locations).  The reader decodes input with ``surrogateescape``, so such bytes reach xDSL as lone
-surrogates; :func:`_patch_string_literal` makes xDSL's ``StringLiteral`` carry them through
+surrogates; ``xdsl_compat.patch_string_literal`` makes xDSL's ``StringLiteral`` carry them through
 (encode/decode with ``surrogateescape``; for any valid UTF-8 text nothing changes) and the
 writer prints them back as the same bytes.
 """
@@ -25,7 +25,9 @@ import re
 
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span, Token
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
+from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
+
+from ..xdsl_compat import LexerBase, patch_string_literal
 
 _SUFFIX = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _FAST = re.compile(
@@ -82,7 +84,7 @@ def string_literal_error(text: str, start: int) -> tuple[int, str]:
             return m.start(), "unknown escape in string literal"
 
 
-class FastMLIRLexer(MLIRLexer):
+class FastMLIRLexer(LexerBase):
     def lex(self):  # type: ignore[override]
         m = _FAST.match(self.input.content, self.pos)
         kind_name = m.lastgroup
@@ -91,12 +93,12 @@ class FastMLIRLexer(MLIRLexer):
             return super().lex()
         start, end = m.span(kind_name)
         if kind_name == "str":
-            return self._lex_string_literal(start)
+            return self.lex_string_literal(start)
         self.pos = end
         kind = _PUNCT[m.group(kind_name)] if kind_name == "punct" else _KIND[kind_name]
         return Token(kind, Span(start, end, self.input))
 
-    def _lex_string_literal(self, start_pos):  # type: ignore[override]
+    def lex_string_literal(self, start_pos):  # type: ignore[override]
         text = self.input.content
         m = STRING_LITERAL.match(text, start_pos)
         if m is None:
@@ -140,13 +142,4 @@ def string_value(body: str) -> str:
     return unescape(body).decode("utf-8", "surrogateescape")
 
 
-def _patch_string_literal() -> None:
-    """Let xDSL's ``StringLiteral`` carry non-UTF-8 bytes (as lone surrogates) both ways."""
-    if getattr(StringLiteral, "_ttopt_patched", False):
-        return
-    StringLiteral.bytes_contents = property(lambda self: unescape(self.text[1:-1]))  # type: ignore[assignment]
-    StringLiteral.string_contents = property(lambda self: string_value(self.text[1:-1]))  # type: ignore[assignment]
-    StringLiteral._ttopt_patched = True  # type: ignore[attr-defined]
-
-
-_patch_string_literal()
+patch_string_literal(unescape, string_value)

@@ -40,12 +40,12 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import make_context
 from ..errors import TTOptError, TTOptInternalError, line_col
+from ..xdsl_compat import ParserBase, set_value_name
 from .fast_ops import SCALAR_TYPES, line_end, try_fast_op, try_fast_store
 from .lexer import STRING_LITERAL, FastMLIRLexer
 from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases
@@ -142,24 +142,23 @@ _RESULT_LIST = re.compile(r"%[^=\n]*=[ \t]*")
 _VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
 
 
-class TritonParser(Parser):
+class TritonParser(ParserBase):
     """xDSL's parser with the fixes Triton IR needs (see module docstring)."""
 
     def __init__(self, ctx, text: str, name: str, trailing_locs: dict[int, str] | None = None):
         super().__init__(ctx, text, name)
         fast = FastMLIRLexer(self.lexer.input)
-        self._parser_state.lexer = fast
-        self._parser_state.current_token = fast.lex()
+        self.install_lexer(fast)
         self._trailing_locs = trailing_locs or {}
-        self._type_cache: dict[str, Attribute] = {}
+        self.type_cache: dict[str, Attribute] = {}
         self._loc_cache: dict[str, Attribute] = {}
         self._props_cache: dict[str, dict[str, Attribute]] = {}
         self._dict_cache: dict[str, dict[str, Attribute]] = {}
         self._ftype_cache: dict[str, Attribute] = {}
         self._in_type = False
         self._in_dialect_type = False  # parsing a `!tt.`/`!ttg.` type: no nested lookups
-        self._text = text
-        self._name = name
+        self.source = text
+        self.file_name = name
         self._after_loc = -1
         self._line_starts: list[int] | None = None
         self.offsets: dict[Operation, int] = {}  # op -> offset of its first token
@@ -172,7 +171,7 @@ class TritonParser(Parser):
         self._nested_loc = False
 
     # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
-    def _register_ssa_definition(self, name, values, span):  # type: ignore[override]
+    def define_values(self, name, values, span):  # type: ignore[override]
         if name in self.ssa_values or name in self.forward_ssa_references:
             refs = self.forward_ssa_references.get(name)
             if refs and self.facts is not None:  # a use before its definition: a
@@ -181,18 +180,18 @@ class TritonParser(Parser):
                     self.facts.forward_uses.extend(
                         (use.operation, use.index) for use in value.uses
                     )
-            super()._register_ssa_definition(name, values, span)  # errors, forward uses
+            super().define_values(name, values, span)  # errors, forward uses
         else:
             self.ssa_values[name] = tuple(values)
         if _VALID_NAME.fullmatch(name):
             for v in values:
-                v._name = name  # noqa: SLF001
+                set_value_name(v, name)
         if isinstance(values[0], BlockArgument) and not (
-            self._after_loc > span.start and self._after_loc == self._current_token.span.start
+            self._after_loc > span.start and self._after_loc == self.current_token.span.start
         ):  # an argument written without `loc(...)`: MLIR locates it at its name (a
             # function's argument gets its own `loc(...)` after this, if it has one)
             ln, col = self._line_col(span.start)
-            values[0].location = FileLineColLoc(StringAttr(self._name), IntAttr(ln), IntAttr(col))
+            values[0].location = FileLineColLoc(StringAttr(self.file_name), IntAttr(ln), IntAttr(col))
 
     # --- an op written without `loc(...)` gets the location MLIR gives it: file:line:col of
     #     its first token (so that Triton compiling our output sees the same locations)
@@ -202,19 +201,19 @@ class TritonParser(Parser):
         # block argument of a reduction (a location alias inside cannot change meaning
         # further down: its definition is fixed, and one used before its definition fails
         # the first time, at the earliest position, and is never cached)
-        tok = self._current_token
+        tok = self.current_token
         m = None
         if tok.kind == MLIRTokenKind.BARE_IDENT and tok.text == "loc":
-            m = _LOC_TEXT.match(self._text, tok.span.start)
+            m = _LOC_TEXT.match(self.source, tok.span.start)
             if m is not None:
                 cached = self._loc_cache.get(m.group())
                 if cached is not None:
-                    self._resume_from(m.end())
-                    self._after_loc = self._current_token.span.start
+                    self.resume_from(m.end())
+                    self._after_loc = self.current_token.span.start
                     return cached
         loc = super().parse_optional_location()
         if loc is not None:
-            self._after_loc = self._current_token.span.start
+            self._after_loc = self.current_token.span.start
             if m is not None and self._after_loc >= m.end():
                 self._loc_cache[m.group()] = loc
         return loc
@@ -222,8 +221,8 @@ class TritonParser(Parser):
     # --- `loc(#alias)` may name an alias defined further down (MLIR resolves it at the
     #     end), but an alias inside a location (`loc("name"(#alias))`, `callsite(..)`)
     #     must already be defined, as MLIR parses it on the spot
-    def _parse_location(self):  # type: ignore[override]
-        tok = self._current_token
+    def parse_location_body(self):  # type: ignore[override]
+        tok = self.current_token
         nested = self._nested_loc
         if nested and tok.kind == MLIRTokenKind.HASH_IDENT:
             defined_at = self.loc_alias_offsets.get(tok.text)
@@ -235,7 +234,7 @@ class TritonParser(Parser):
                 )
         self._nested_loc = True
         try:
-            return super()._parse_location()
+            return super().parse_location_body()
         finally:
             self._nested_loc = nested
 
@@ -243,79 +242,79 @@ class TritonParser(Parser):
     #     that repeat are looked up by their text: a properties dictionary (copied: the
     #     caller may change it), and a function type that runs to the end of its line
     def parse_optional_properties_dict(self):  # type: ignore[override]
-        start = self._current_token.span.start
-        m = _PROPS_TEXT.match(self._text, start)
+        start = self.current_token.span.start
+        m = _PROPS_TEXT.match(self.source, start)
         if m is None:
             return super().parse_optional_properties_dict()
         cached = self._props_cache.get(m.group())
         if cached is None:
             cached = super().parse_optional_properties_dict()
-            if self._current_token.span.start < m.end():
+            if self.current_token.span.start < m.end():
                 return cached
             self._props_cache[m.group()] = dict(cached)
             return cached
-        self._resume_from(m.end())
+        self.resume_from(m.end())
         return dict(cached)
 
     def parse_optional_dictionary_attr_dict(self):  # type: ignore[override]
         # (`{tt.divisibility = 16 : i32}` on kernel arguments, `attributes {noinline = false}`)
-        start = self._current_token.span.start
-        m = _DICT_TEXT.match(self._text, start)
+        start = self.current_token.span.start
+        m = _DICT_TEXT.match(self.source, start)
         if m is None:
             return super().parse_optional_dictionary_attr_dict()
         cached = self._dict_cache.get(m.group())
         if cached is None:
             cached = super().parse_optional_dictionary_attr_dict()
-            if self._current_token.span.start >= m.end():
+            if self.current_token.span.start >= m.end():
                 self._dict_cache[m.group()] = dict(cached)
             return cached
-        self._resume_from(m.end())
+        self.resume_from(m.end())
         return dict(cached)
 
     def parse_optional_function_type(self):  # type: ignore[override]
-        tok = self._current_token
+        tok = self.current_token
         start = tok.span.start
         if tok.kind != MLIRTokenKind.L_PAREN:
             return None
-        eol = line_end(self._text, start)
+        eol = line_end(self.source, start)
         if eol < 0:
             return super().parse_optional_function_type()
-        key = self._text[start:eol].rstrip(" \t")
+        key = self.source[start:eol].rstrip(" \t")
         cached = self._ftype_cache.get(key)
         if cached is not None:
-            self._resume_from(start + len(key))
+            self.resume_from(start + len(key))
             return cached
         result = super().parse_optional_function_type()
-        if result is not None and self._current_token.span.start >= start + len(key):
+        if result is not None and self.current_token.span.start >= start + len(key):
             self._ftype_cache[key] = result
         return result
 
-    def _parse_generic_operation(self, op_type):  # type: ignore[override]
-        op = super()._parse_generic_operation(op_type)
+    def parse_generic_operation(self, op_type):  # type: ignore[override]
+        op = super().parse_generic_operation(op_type)
         self.generic_ops.add(op)
         return op
 
     def parse_operation(self):  # type: ignore[override]
-        start = self._current_token.span.start
-        kind = self._current_token.kind
+        start = self.current_token.span.start
+        kind = self.current_token.kind
         fast = None
         if kind == MLIRTokenKind.PERCENT_IDENT:
             fast = try_fast_op(self, start)
-        elif kind == MLIRTokenKind.BARE_IDENT and self._text.startswith("tt.store ", start):
+        elif kind == MLIRTokenKind.BARE_IDENT and self.source.startswith("tt.store ", start):
             fast = try_fast_store(self, start)
         if fast is None:
-            if self._current_token.span.start != start:  # a fast path looked ahead and gave
-                self._resume_from(start)                 # up: never lose what it consumed
+            if self.current_token.span.start != start:  # a fast path looked ahead and gave
+                self.resume_from(start)                 # up: never lose what it consumed
         else:  # a common one-line op (ttopt.ir.fast_ops)
             op, end = fast
             self.offsets[op] = start
-            self._resume_from(end)
+            self.resume_from(end)
             name = self._trailing_locs.get(end)
             if name is not None:
                 op.location = self.attribute_aliases[name]
             else:
                 ln, col = self._line_col(self._op_name_at(start))
-                op.location = FileLineColLoc(StringAttr(self._name), IntAttr(ln), IntAttr(col))
+                op.location = FileLineColLoc(StringAttr(self.file_name), IntAttr(ln), IntAttr(col))
             return op
         op = super().parse_operation()
         self.offsets[op] = start
@@ -324,16 +323,16 @@ class TritonParser(Parser):
             if name is not None:
                 op.location = self.attribute_aliases[name]
                 return op
-        if self._after_loc != self._current_token.span.start:
+        if self._after_loc != self.current_token.span.start:
             ln, col = self._line_col(self._op_name_at(start))
-            op.location = FileLineColLoc(StringAttr(self._name), IntAttr(ln), IntAttr(col))
+            op.location = FileLineColLoc(StringAttr(self.file_name), IntAttr(ln), IntAttr(col))
         return op
 
     def _op_name_at(self, start: int) -> int:
         """Where the op starting at ``start`` has its name (after ``%r, %s:2 =``): MLIR
         locates an op there."""
-        if self._text.startswith("%", start):
-            m = _RESULT_LIST.match(self._text, start)
+        if self.source.startswith("%", start):
+            m = _RESULT_LIST.match(self.source, start)
             if m is not None:
                 return m.end()
         return start
@@ -341,8 +340,8 @@ class TritonParser(Parser):
     def _end_of_line_of_last_token(self) -> int:
         """End of the line of the last token of the op just parsed; a comment line between
         two ops is skipped (the op's trailing `loc(#x)` was on the op's own last line)."""
-        text = self._text
-        i = self._current_token.span.start - 1
+        text = self.source
+        i = self.current_token.span.start - 1
         starts = self._starts()
         while True:
             i = _skip_blanks_back(text, i + 1) - 1  # (after a module: every alias, blanked)
@@ -360,7 +359,7 @@ class TritonParser(Parser):
 
     def _starts(self) -> list[int]:
         if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self._text)]
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.source)]
         return self._line_starts
 
     def _line_col(self, offset: int) -> tuple[int, int]:
@@ -371,18 +370,18 @@ class TritonParser(Parser):
     # --- xDSL's loop, but an input with no operation is an empty module, as in MLIR
     def parse_module(self, allow_implicit_module: bool = True):  # type: ignore[override]
         ops = []
-        while self._current_token.kind != MLIRTokenKind.EOF:
-            if self._current_token.kind in (
+        while self.current_token.kind != MLIRTokenKind.EOF:
+            if self.current_token.kind in (
                 MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT
             ):
-                self._parse_alias_def()
+                self.parse_alias_definition()
                 continue
-            start = self._current_token.span.start
+            start = self.current_token.span.start
             op = self.parse_optional_operation()
             if op is None:
                 self.raise_error("expected an operation")
             ops.append(op)
-            self.top_level_spans.append((start, self._current_token.span.start))
+            self.top_level_spans.append((start, self.current_token.span.start))
         if self.forward_ssa_references:
             self._undefined_value_error()
         if len(ops) == 1 and isinstance(ops[0], ModuleOp):
@@ -403,62 +402,62 @@ class TritonParser(Parser):
             names = ", ".join("%" + n for n in self.forward_ssa_references)
             self.raise_error(f"values used but not defined: [{names}]")
         at, name = first
-        eol = self._text.find("\n", at)
+        eol = self.source.find("\n", at)
         m = re.compile("%" + re.escape(name) + r"(?![\w$.-])").search(
-            self._text, at, len(self._text) if eol < 0 else eol
+            self.source, at, len(self.source) if eol < 0 else eol
         )
         pos = m.start() if m else at
         self.raise_error(f"use of undefined value '%{name}'", pos, pos + len(name) + 1)
 
     # --- unknown ops: point at the op name, not past it
-    def _get_op_by_name(self, name: str):  # type: ignore[override]
-        op_type = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
+    def get_op_by_name(self, name: str):  # type: ignore[override]
+        op_type = self.ctx.get_optional_op(name, dialect_stack=self.dialect_stack)
         if op_type is not None:
             return op_type
-        start = self._text.rfind(name, 0, self._current_token.span.start)
+        start = self.source.rfind(name, 0, self.current_token.span.start)
         if start < 0:
-            start = self._current_token.span.start
+            start = self.current_token.span.start
         self.raise_error(f"operation '{name}' is unknown", start, start + len(name))
 
     # --- memoised types: `tensor<...>` and `!tt.`/`!ttg.` types are looked up by text, and
     #     each scalar type is one object: equal types are mostly the same object, which the
     #     verifier's comparisons (and the fast path's) take as a short cut
     def parse_optional_type(self):  # type: ignore[override]
-        tok = self._current_token  # (xDSL parses a tensor's element type here)
+        tok = self.current_token  # (xDSL parses a tensor's element type here)
         if tok.kind == MLIRTokenKind.BARE_IDENT:
             scalar = SCALAR_TYPES.get(tok.text)
             if scalar is not None:
-                self._consume_token()
+                self.consume_token()
                 return scalar
         elif tok.kind == MLIRTokenKind.EXCLAMATION_IDENT and not self._in_dialect_type:
             start = tok.span.start  # `!tt.ptr<f16>` in a tensor type (not in another `!t`
-            text = self._text  # type: a lookup per level of `!tt.ptr<!tt.ptr<...>>` would
+            text = self.source  # type: a lookup per level of `!tt.ptr<!tt.ptr<...>>` would
             end = _balanced_end(text, start) if text.startswith("!t", start) else None
             if end is not None:  # scan the rest each time, quadratic)
                 key = text[start:end]
-                cached = self._type_cache.get(key)
+                cached = self.type_cache.get(key)
                 if cached is not None:
-                    self._resume_from(end)
+                    self.resume_from(end)
                     return cached
                 self._in_dialect_type = True
                 try:
                     result = super().parse_optional_type()
                 finally:
                     self._in_dialect_type = False
-                if result is not None and self._current_token.span.start >= end:
-                    self._type_cache[key] = result
+                if result is not None and self.current_token.span.start >= end:
+                    self.type_cache[key] = result
                 return result
         return super().parse_optional_type()
 
     def parse_type(self):  # type: ignore[override]
-        tok = self._current_token
+        tok = self.current_token
         if tok.kind == MLIRTokenKind.BARE_IDENT:  # i32, f16, index...: one shared object each
             scalar = SCALAR_TYPES.get(tok.text)
             if scalar is not None:
-                self._consume_token()
+                self.consume_token()
                 return scalar
         start = tok.span.start
-        text = self._text
+        text = self.source
         if self._in_dialect_type or not text.startswith("!t", start) and (
             self._in_type or not text.startswith("tensor<", start)
         ):
@@ -468,9 +467,9 @@ class TritonParser(Parser):
         if end is None:
             return super().parse_type()
         key = text[start:end]
-        cached = self._type_cache.get(key)
+        cached = self.type_cache.get(key)
         if cached is not None:
-            self._resume_from(end)
+            self.resume_from(end)
             return cached
         outer, outer_dialect = self._in_type, self._in_dialect_type
         self._in_type = True
@@ -479,12 +478,12 @@ class TritonParser(Parser):
             result = super().parse_type()
         finally:
             self._in_type, self._in_dialect_type = outer, outer_dialect
-        if self._current_token.span.start >= end:
-            self._type_cache[key] = result
+        if self.current_token.span.start >= end:
+            self.type_cache[key] = result
         return result
 
     # --- the type after `dense<...> :` (xDSL rebuilds an IRDL constraint on every call)
-    def _parse_dense_literal_type(self):  # type: ignore[override]
+    def parse_dense_literal_type(self):  # type: ignore[override]
         pos = self.pos
         typ = self.parse_type()
         if not isinstance(typ, TensorType | VectorType) or not isinstance(
@@ -495,20 +494,20 @@ class TritonParser(Parser):
 
     # --- dense literals: hex floats as bits, splats by repetition
     def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[override]
-        lt = self._current_token.span.start
+        lt = self.current_token.span.start
         self.parse_punctuation("<", " in dense attribute")
-        if self._current_token.kind in (MLIRTokenKind.STRING_LIT, MLIRTokenKind.GREATER):
-            self._resume_from(lt)
+        if self.current_token.kind in (MLIRTokenKind.STRING_LIT, MLIRTokenKind.GREATER):
+            self.resume_from(lt)
             return super().parse_dense_int_or_fp_elements_attr(type)
-        if self._current_token.kind == MLIRTokenKind.L_SQUARE:
+        if self.current_token.kind == MLIRTokenKind.L_SQUARE:
             fast = self._parse_dense_list(lt, type)
             if fast is not None:
                 return fast
-        values, shape = self._parse_tensor_literal()
+        values, shape = self.parse_tensor_literal()
         self.parse_punctuation(">", " in dense attribute")
         if type is None:
             self.parse_punctuation(":", " in dense attribute")
-            type = self._parse_dense_literal_type()
+            type = self.parse_dense_literal_type()
         elem = type.element_type
         n = math.prod(type.get_shape())
         size = elem.compile_time_size
@@ -542,16 +541,16 @@ class TritonParser(Parser):
         shape as one string and the elements are packed in bulk (xDSL's element-by-element
         path took 48 s for a million elements).  None: not a plain numeric list, xDSL's
         path handles (and reports) it."""
-        text = self._text
+        text = self.source
         m = _DENSE_LIST.match(text, lt + 1)
         if m is None or not text.startswith(">", m.end()):
             return None
         body = m.group()
-        self._resume_from(m.end())
+        self.resume_from(m.end())
         self.parse_punctuation(">", " in dense attribute")
         if type is None:
             self.parse_punctuation(":", " in dense attribute")
-            type = self._parse_dense_literal_type()
+            type = self.parse_dense_literal_type()
         shape = list(type.get_shape())
         tokens = _DENSE_ELEMENT.findall(body)
         if _DENSE_SKELETON.sub("", body) != _skeleton(shape) or len(tokens) != math.prod(shape):
@@ -700,7 +699,7 @@ def read_module(text: str, filename: str = "<input>", verify: bool = True) -> Tr
         raise
     except (VerifyException, RecursionError) as e:
         # an attribute that refused its parameters, or nesting deeper than the stack
-        pos = parser._current_token.span.start if parser is not None else 0  # noqa: SLF001
+        pos = parser.current_token.span.start if parser is not None else 0
         ln, col = line_col(stripped, pos)
         msg = "input nested too deeply" if isinstance(e, RecursionError) else _first_line(e)
         raise TTOptError(msg, filename, ln, col) from None

@@ -57,6 +57,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..dialects.base import OWN_VERIFY
+from ..xdsl_compat import operand_tuple
 from ..dialects.families import SameTypeOp
 from ..dialects.tt import segment_sizes
 from ..dialects.constraints import TypeKind
@@ -370,7 +371,7 @@ def _attr_check(c):
 
 
 def _operands_of(op: Operation):
-    return op._operands  # noqa: SLF001 (the tuple itself: no view object)
+    return operand_tuple(op)
 
 
 def _results_of(op: Operation):
@@ -403,7 +404,7 @@ def _compile_steps(cls, op_def, own) -> tuple:
 
         def same_type(op: Operation) -> None:
             t = _tuple_item(op.results, 0).type
-            for v in op._operands:  # noqa: SLF001
+            for v in operand_tuple(op):
                 if v.type is not t:
                     break
             else:
@@ -593,7 +594,7 @@ class _Walker:
         op = block.first_op
         while op is not None:
             if dominance:
-                for v in op._operands:  # noqa: SLF001 (the tuple: no view object)
+                for v in operand_tuple(op):
                     b = defined.get(id(v))
                     if (b is None or b not in active) and self.dominance is None:
                         self.not_dominated(op, v)
@@ -624,7 +625,7 @@ class _Walker:
     def not_dominated(self, op: Operation, value) -> None:
         if _defined_in_multi_block_ancestor(value, op):
             return
-        i = list(op._operands).index(value)  # noqa: SLF001
+        i = list(operand_tuple(op)).index(value)
         self.dominance = VerificationFailure(
             op, f"'{op.name}' op operand #{i} does not dominate this use"
         )

@@ -24,10 +24,11 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
 
 from ..dialects.tt import OpaqueBodyAttr, PointerType
+from ..xdsl_compat import PrinterBase
 from .reader import TritonModule
 
 
-class TritonPrinter(Printer):
+class TritonPrinter(PrinterBase):
     """xDSL's printer, printing aliased attributes by alias name."""
 
     def __init__(self, stream, attr_names: dict[Attribute, str], loc_names: dict[Attribute, str]):
@@ -46,14 +47,14 @@ class TritonPrinter(Printer):
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         # the common case (no newline) without xDSL's per-call `print(..., file=...)`
         if "\n" not in text:
-            self._current_column += len(text)
+            self.advance_column(len(text))
             self._write(text)
             return
         super().print_string(text, indent=indent)
 
     # --- SSA names: the input's names, kept unique within each isolated scope
     def print_ssa_value(self, value: SSAValue) -> str:
-        name = self._ssa_values.get(value)
+        name = self.ssa_value_names.get(value)
         if name is not None:  # (the common case: a use)
             index = self._grouped.get(value)
             self.print_string("%" + name if index is None else f"%{name}#{index}")
@@ -62,21 +63,21 @@ class TritonPrinter(Printer):
         if group is not None:
             base, index = group
             first = value.op.results[0]
-            base_name = self._ssa_values.get(first)
+            base_name = self.ssa_value_names.get(first)
             if base_name is None:
                 base_name = self._fresh(base)
                 self._name_group(value.op.results, base_name)
             self.print_string(f"%{base_name}#{index}")
             return base_name
         name = self._fresh(value.name_hint)
-        self._ssa_values[value] = name
+        self.ssa_value_names[value] = name
         self.print_string("%" + name)
         return name
 
     def _name_group(self, results, name: str) -> None:
         """``%name:N``: result i is printed ``%name#i``."""
         for r in results:
-            self._ssa_values[r] = name
+            self.ssa_value_names[r] = name
             self._grouped[r] = r.index
 
     def _fresh(self, hint: str | None) -> str:
@@ -87,13 +88,13 @@ class TritonPrinter(Printer):
                 k += 1
                 candidate = f"{hint}_{k}"
         else:
-            candidate = self._get_new_valid_name_id()
+            candidate = self.new_value_name()
             while candidate in used:
-                candidate = self._get_new_valid_name_id()
+                candidate = self.new_value_name()
         used[candidate] = 1
         return candidate
 
-    def _print_results(self, op: Operation) -> None:
+    def print_results(self, op: Operation) -> None:
         results = op.results
         if not results:
             return
@@ -119,7 +120,7 @@ class TritonPrinter(Printer):
             super().print_op(op)
             return
         if op.results:
-            self._print_results(op)
+            self.print_results(op)
         if scope:
             self.enter_scope()
         self.print_string(op.name)

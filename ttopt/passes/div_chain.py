@@ -89,6 +89,7 @@ from xdsl.rewriter import InsertPoint
 
 from ..dialects.arith import ConstantOp, DivfOp, MulfOp
 from ..dialects.tt import FuncOp, SplatOp
+from ..xdsl_compat import set_value_name
 from .base import PassStats, collect_stats, functions, record_stats
 
 
@@ -198,7 +199,7 @@ def rewrite_division(
     # The SSA name is kept exactly (``%q_0`` stays ``%q_0``): set directly, as the reader
     # does, not through the ``name_hint`` setter, which strips a ``_N`` suffix.  The multiply
     # is inserted on its own, so that ``replace`` gives it no name either.
-    new_div.results[0]._name = div.results[0].name_hint  # noqa: SLF001
+    set_value_name(new_div.results[0], div.results[0].name_hint)
     rewriter.insert(mul, InsertPoint.before(div))
     rewriter.replace(div, new_div)
     rewriter.erase(inner)

@@ -1,0 +1,166 @@
+"""Every use of xDSL's private API in ttopt, in one place.
+
+ttopt is built on xDSL's public API (op and attribute definitions, ``Parser``/``Printer``
+methods, passes, rewriters), pinned to one release (:data:`XDSL_VERSION`, see
+``pyproject.toml``).  Where it must go further, it does so here and only here (a test,
+``test/test_xdsl_compat.py``, fails on a private xDSL name used anywhere else):
+
+* :class:`ParserBase`: xDSL's ``Parser`` with its protected state reached under public names
+  (the current token, resuming at an offset, the lexer) and its protected hooks forwarded to
+  public methods a subclass overrides (``define_values`` for ``_register_ssa_definition``
+  ...).  ttopt's reader (:mod:`ttopt.ir.reader`) subclasses it.
+* :class:`PrinterBase`: the same for xDSL's ``Printer`` (the SSA name table, the column
+  count, the result list).
+* :class:`LexerBase`: xDSL's ``MLIRLexer`` with its string-literal hook public.
+* :func:`set_value_name`, :func:`operand_tuple`: an SSA value's exact name (xDSL's setter
+  strips a ``_N`` suffix that Triton's names carry) and an op's operand tuple without the
+  view object (the verifier's hot loop).
+* :func:`patch_string_literal`: xDSL's ``StringLiteral`` made to carry non-UTF-8 bytes.
+
+When xDSL changes, this module (and the test) is what to update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Operation, SSAValue
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRLexer, StringLiteral
+
+XDSL_VERSION = "0.74.0"
+"""The xDSL release this module was written against (``pyproject.toml`` pins it)."""
+
+
+class ParserBase(Parser):
+    """xDSL's parser with public names for what ttopt's reader uses of its internals."""
+
+    # --- state
+    @property
+    def current_token(self):
+        """The token the parser is at (not consumed yet)."""
+        return self._current_token
+
+    def resume_from(self, pos: int) -> None:
+        """Continue parsing at character offset ``pos`` (lexing anew from there)."""
+        self._resume_from(pos)
+
+    def consume_token(self, kind=None):
+        """Consume the current token (which must be of ``kind``, if given) and return it."""
+        return self._consume_token(kind)
+
+    def install_lexer(self, lexer) -> None:
+        """Lex with ``lexer`` (over this parser's input) from its position on."""
+        self._parser_state.lexer = lexer
+        self._parser_state.current_token = lexer.lex()
+
+    @property
+    def dialect_stack(self):
+        return self._parser_state.dialect_stack
+
+    # --- protected parsing steps, callable under public names
+    def parse_alias_definition(self) -> None:
+        """``#name = ...`` / ``!name = ...`` at the top level."""
+        self._parse_alias_def()
+
+    def parse_tensor_literal(self):
+        """The ``[...]`` or scalar of a ``dense<...>``: (elements, shape)."""
+        return self._parse_tensor_literal()
+
+    def parse_dialect_symbol_body(self) -> str:
+        """The ``<...>`` body of a dialect attribute or type, as text."""
+        return self._parse_dialect_symbol_body()
+
+    # --- protected hooks, forwarded to public methods (override those)
+    def _register_ssa_definition(self, name, values, span):  # type: ignore[override]
+        self.define_values(name, values, span)
+
+    def define_values(self, name: str, values, span) -> None:
+        """``%name`` (a result group or block argument) is defined as ``values``."""
+        Parser._register_ssa_definition(self, name, values, span)
+
+    def _parse_location(self):  # type: ignore[override]
+        return self.parse_location_body()
+
+    def parse_location_body(self):
+        """What is inside ``loc(...)`` (and nested locations)."""
+        return Parser._parse_location(self)
+
+    def _parse_generic_operation(self, op_type):  # type: ignore[override]
+        return self.parse_generic_operation(op_type)
+
+    def parse_generic_operation(self, op_type) -> Operation:
+        """An op in MLIR's generic form, after its name."""
+        return Parser._parse_generic_operation(self, op_type)
+
+    def _get_op_by_name(self, name: str):  # type: ignore[override]
+        return self.get_op_by_name(name)
+
+    def get_op_by_name(self, name: str):
+        """The op class of ``name`` (an error if there is none)."""
+        return Parser._get_op_by_name(self, name)
+
+    def _parse_dense_literal_type(self):  # type: ignore[override]
+        return self.parse_dense_literal_type()
+
+    def parse_dense_literal_type(self):
+        """The type after ``dense<...> :``."""
+        return Parser._parse_dense_literal_type(self)
+
+
+class PrinterBase(Printer):
+    """xDSL's printer with public names for what ttopt's writer uses of its internals."""
+
+    @property
+    def ssa_value_names(self) -> dict[SSAValue, str]:
+        """The name each SSA value printed so far got (without ``%``)."""
+        return self._ssa_values
+
+    def advance_column(self, n: int) -> None:
+        """``n`` characters were written on the current line."""
+        self._current_column += n
+
+    def new_value_name(self) -> str:
+        """The next unused numeric SSA name of the current scope (``0``, ``1`` ...)."""
+        return self._get_new_valid_name_id()
+
+    def _print_results(self, op: Operation) -> None:  # type: ignore[override]
+        self.print_results(op)
+
+    def print_results(self, op: Operation) -> None:
+        """``%a, %b = `` before an op (nothing for an op without results)."""
+        Printer._print_results(self, op)
+
+
+class LexerBase(MLIRLexer):
+    """xDSL's MLIR lexer with its string-literal step overridable under a public name."""
+
+    def _lex_string_literal(self, start_pos):  # type: ignore[override]
+        return self.lex_string_literal(start_pos)
+
+    def lex_string_literal(self, start_pos):
+        return MLIRLexer._lex_string_literal(self, start_pos)
+
+
+def set_value_name(value: SSAValue, name: str) -> None:
+    """Name ``value`` exactly ``name`` (xDSL's ``name_hint`` setter turns ``x_1`` into
+    ``x``; Triton's printed names carry such suffixes and ttopt keeps them)."""
+    value._name = name  # noqa: SLF001
+
+
+def operand_tuple(op: Operation) -> tuple:
+    """``op``'s operands as the tuple the op holds (``op.operands`` builds a view object per
+    call)."""
+    return op._operands  # noqa: SLF001
+
+
+def patch_string_literal(bytes_of: Callable[[str], bytes], text_of: Callable[[str], str]) -> None:
+    """Make xDSL's ``StringLiteral`` decode its body with ``bytes_of``/``text_of`` (given the
+    text between the quotes): ttopt keeps non-UTF-8 bytes of the input as lone surrogates
+    (see :mod:`ttopt.ir.lexer`).  Idempotent."""
+    if getattr(StringLiteral, "_ttopt_patched", False):
+        return
+    StringLiteral.bytes_contents = property(lambda self: bytes_of(self.text[1:-1]))  # type: ignore[assignment]
+    StringLiteral.string_contents = property(lambda self: text_of(self.text[1:-1]))  # type: ignore[assignment]
+    StringLiteral._ttopt_patched = True  # type: ignore[attr-defined]
