@@ -9,17 +9,34 @@ so that xDSL's ``Universe.get_multiverse()`` (and thus ``xdsl-opt``, ``xdsl-gui`
 ttopt's passes (``redundant-load``, ``redundant-reduce``, ``div-chain``) and Triton's own
 dialects (``tt``, ``ttg``, ``ttng``).
 
-Not registered: ttopt's ``arith``, ``math``, ``scf``, ``gpu`` and ``ub``.  They reuse the
-names of xDSL's dialects, and the multiverse refuses two dialects of one name (``ValueError:
-Duplicate definition of arith in ['ttopt', 'xdsl']``, which would break every xDSL tool of
-the environment).  Under ``xdsl-opt`` those five are xDSL's, and xDSL 0.74's ``arith`` is not
-Triton's: ``arith.cmpi``/``cmpf`` only produce a scalar ``i1`` and ``arith.select`` only takes
-a scalar ``i1`` condition, so a kernel with a tensor compare or select (nearly every real one:
-masks) does not parse there.  ttopt's passes also recognise ttopt's own op classes (``scf.for``
-as a loop, ``arith.divf`` for ``div-chain``): under ``xdsl-opt``, ``div-chain`` finds nothing to
-rewrite and ``redundant-load`` treats xDSL's ``scf`` ops as it treats ops it does not know
-(nothing available is carried into their regions: fewer merges, never a wrong one).  For real
-Triton IR use ``ttopt-opt``, which loads Triton's flavour of all of these.
+Not registered: ``arith``, ``math``, ``scf``, ``gpu`` and ``ub``.  The multiverse refuses two
+dialects of one name (``ValueError: Duplicate definition of arith in ['ttopt', 'xdsl']``,
+which would break every xDSL tool of the environment), and ttopt must not shadow xDSL's.
+Under ``xdsl-opt`` those five are xDSL's own.  ttopt's ``arith``/``math``/``scf``/``ub`` are
+xDSL's classes too (:mod:`ttopt.dialects.upstream`: ttopt's context registers each behind an
+adapter, a subclass with MLIR's constraints and parse-time behaviour), and ttopt's passes name
+xDSL's classes, so under ``xdsl-opt`` they see the same ops:
+
+* ``redundant-load`` carries available loads into ``scf.for``/``scf.if``/``scf.while``
+  bodies (xDSL's loops and ifs have ``RecursiveMemoryEffect``), as under ``ttopt-opt``;
+* ``div-chain`` rewrites xDSL's ``arith.divf`` chains;
+* ``redundant-reduce`` merges reductions; commuted combiner operands are matched only for the
+  ops xDSL 0.74 marks ``Commutative`` (``addi``, ``muli``, ``andi``, ``ori``, ``xori``; not
+  ``addf``, ``mulf``, ``maxnumf``, ..., to which ttopt's context adds MLIR's trait): fewer
+  merges, never a wrong one.
+
+What still does not work under ``xdsl-opt`` (use ``ttopt-opt`` for real Triton IR):
+
+* tensor compares and selects: xDSL 0.74's ``arith.cmpi``/``cmpf`` produce a scalar ``i1``
+  and its ``arith.select`` takes a scalar condition, so a kernel with a mask (nearly every
+  real one) does not parse; the same for tensor casts (``arith.extsi``, ``trunci``,
+  ``sitofp`` ... take scalars), ``arith.remf``/``math.erfc`` (not in xDSL 0.74) and
+  ``gpu.barrier`` (xDSL's has no custom syntax);
+* Triton's own dumps: Triton prints most ``#loc`` aliases after the module, and xDSL rejects a
+  use before the definition (ttopt's reader hoists them);
+* xDSL's checks, not MLIR's: xDSL's own verifier words errors its way and accepts a little
+  that Triton rejects (``arith.addi`` on ``si32``, ``arith.extf`` that narrows, ``scf.for``
+  results that are not its loop-carried types).
 """
 
 from __future__ import annotations

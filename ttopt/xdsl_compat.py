@@ -12,9 +12,13 @@ methods, passes, rewriters), pinned to one release (:data:`XDSL_VERSION`, see
 * :class:`PrinterBase`: the same for xDSL's ``Printer`` (the SSA name table, the column
   count, the result list).
 * :class:`LexerBase`: xDSL's ``MLIRLexer`` with its string-literal hook public.
+* :func:`peek_token`, :func:`dialect_symbol_body`: the same for any xDSL parser (the one a
+  dialect's ``parse``/``parse_parameters`` gets, ``xdsl-opt``'s included).
 * :func:`set_value_name`, :func:`operand_tuple`: an SSA value's exact name (xDSL's setter
   strips a ``_N`` suffix that Triton's names carry) and an op's operand tuple without the
   view object (the verifier's hot loop).
+* :func:`own_verify`: the ``verify_`` an op class defines, without the IRDL checks
+  ``irdl_op_definition`` wraps around it (read from the wrapper's closure).
 * :func:`patch_string_literal`: xDSL's ``StringLiteral`` made to carry non-UTF-8 bytes.
 
 When xDSL changes, this module (and the test) is what to update.
@@ -141,6 +145,27 @@ class LexerBase(MLIRLexer):
 
     def lex_string_literal(self, start_pos):
         return MLIRLexer._lex_string_literal(self, start_pos)
+
+
+def peek_token(parser):
+    """The token any xDSL parser is at (not consumed)."""
+    return parser._current_token  # noqa: SLF001
+
+
+def dialect_symbol_body(parser) -> str:
+    """The ``<...>`` body of a dialect attribute or type, as text, from any xDSL parser."""
+    return parser._parse_dialect_symbol_body()  # noqa: SLF001
+
+
+def own_verify(cls):
+    """The ``verify_`` that ``cls``'s own source defines (None: it defines none), without the
+    IRDL checks that xDSL 0.74's ``irdl_op_definition`` wraps around it (its wrapper's
+    closure holds ``op_def`` and ``custom_verify``)."""
+    fn = cls.verify_
+    closure = getattr(fn, "__closure__", None) or ()
+    env = dict(zip(fn.__code__.co_freevars, (c.cell_contents for c in closure)))
+    own = env.get("custom_verify") if "op_def" in env else fn  # (xDSL's wrapper, or not)
+    return None if own is None or own is Operation.verify_ else own
 
 
 def set_value_name(value: SSAValue, name: str) -> None:

@@ -2,6 +2,17 @@
 
 ``make_context()`` returns an xDSL ``Context`` with exactly these dialects loaded (and no
 unregistered ops: an op Triton would not parse is an error here too).
+
+* ``tt``, ``ttg``, ``ttng``: ttopt's own (:mod:`.tt`, :mod:`.ttg`);
+* ``arith``, ``math``, ``scf``, ``ub``: xDSL's own op classes, each registered here behind an
+  adapter that gives it MLIR's constraints and parse-time behaviour
+  (:mod:`.upstream`), except the few ops whose xDSL version cannot read Triton's IR (tensor
+  compares, selects and casts; see each module's docstring);
+* ``gpu``: ``gpu.barrier`` alone, ttopt's (xDSL's has no custom syntax).
+
+These ``Dialect`` objects are ttopt's and live in ttopt's context only: xDSL's own
+``arith``/``math``/``scf``/``ub``/``gpu`` dialects and classes are untouched (nothing is
+registered under their names in xDSL's multiverse, see :mod:`ttopt.universe`).
 """
 
 from __future__ import annotations

@@ -1,25 +1,66 @@
-"""``arith`` as Triton uses it.
+"""``arith`` as Triton uses it: xDSL's own ``arith`` op classes, except where Triton differs.
 
-xDSL's own ``arith`` cannot read Triton's IR: its compares produce scalar ``i1`` only and its
-``select`` wants a scalar condition, while Triton writes
-``arith.cmpi slt, %a, %b : tensor<1024xi32, #blocked>`` (result ``tensor<1024xi1, #blocked>``)
-and ``arith.select %c, %a, %b : tensor<..xi1>, tensor<..xf32>``.  These definitions follow
-MLIR's: compares and selects work elementwise on tensors of any encoding; every op is pure.
+ttopt's context loads ``Arith`` below, a ``Dialect("arith", ...)`` of:
+
+**xDSL's classes** (``xdsl.dialects.arith``), which read and print Triton's text byte for
+byte (``fastmath<..>``/``overflow<..>`` clauses, ``arith.constant dense<..>``, ``arith.extf
+%x : f16 to f32``, tensors with an opaque ``#blocked`` encoding): ``constant``, ``addi subi
+muli divsi divui ceildivsi ceildivui floordivsi remsi remui andi ori xori shli shrsi shrui
+maxsi minsi maxui minui addui_extended mului_extended mulsi_extended``, ``addf subf mulf
+divf negf maximumf minimumf maxnumf minnumf``, ``extf truncf bitcast``.  Each is registered
+behind the adapter of :mod:`ttopt.dialects.upstream` (a subclass with no IRDL definition of
+its own, ``isinstance`` of xDSL's class, in ttopt's context only), which gives it MLIR's
+constraints (xDSL's ``signlessIntegerLike`` also takes ``si32``), MLIR's parse-time
+behaviour (errors from the verifier, at the op) and a ``build`` the reader's fast path can
+call.  Some adapters add more, each saying why:
+
+* MLIR's ``Commutative`` trait, which xDSL 0.74 leaves out, on ``addf mulf maximumf minimumf
+  maxnumf minnumf maxsi minsi maxui minui`` (``redundant-reduce`` matches combiners whose
+  commutative ops have their operands swapped);
+* MLIR's ``NoMemoryEffect`` on ``remui`` (xDSL 0.74 gives it no memory-effect trait: ttopt's
+  passes would take it for a writer);
+* MLIR's cast rule on ``extf`` / ``truncf`` (the result is wider / narrower, same shape and
+  encoding) and ``bitcast`` (same bit width, shape and encoding; in place of xDSL's rule):
+  xDSL 0.74 accepts what Triton rejects (``arith.extf %x : f32 to f16``);
+* on ``constant``, the value/result type rule in MLIR's words (xDSL's is a constraint
+  variable).
+
+**ttopt's own definitions**, where xDSL 0.74's cannot read Triton's IR:
+
+* ``cmpi``, ``cmpf``: xDSL's result is a scalar ``i1``; MLIR's (and Triton's) is ``i1`` with
+  the operands' shape and encoding (``arith.cmpi slt, %a, %b : tensor<1024xi32, #blocked>``
+  gives ``tensor<1024xi1, #blocked>``);
+* ``select``: xDSL's wants a scalar ``i1`` condition and only the ``: T`` form; Triton writes
+  a same-shape ``i1`` tensor condition, ``arith.select %c, %a, %b : tensor<..xi1>, tensor<..>``;
+* ``extsi``, ``extui``, ``trunci``, ``sitofp``, ``uitofp``, ``fptosi``, ``fptoui``,
+  ``index_cast``: xDSL's take scalars only (``operand_def(IntegerType)``); Triton casts
+  tensors (``arith.extsi %x : tensor<128xi32> to tensor<128xi64>``);
+* ``remf``, ``index_castui``: not in xDSL 0.74.  ``remf`` is built on xDSL's own
+  ``FloatingPointLikeBinaryOperation`` (the syntax and constraints of the other float ops)
+  and registered behind the same adapter.
+
+The module exports each op under the name ttopt has always used (``AddfOp``, ``DivsiOp``,
+``ConstantOp`` ...): for an op of xDSL's, that is **xDSL's class itself**, so ``isinstance``
+tests (``div-chain``'s ``DivfOp``) hold for ttopt's adapters and for xDSL's own ops alike
+(under ``xdsl-opt``, where ``arith`` is xDSL's).  ``ADAPTERS`` maps each class to the adapter
+ttopt's context registers.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from xdsl.dialects import arith as _x
 from xdsl.dialects.arith import FastMathFlagsAttr, IntegerOverflowAttr
 from xdsl.dialects.builtin import (
+    IndexType,
     IntegerAttr,
     IntegerType,
     TensorType,
     i1,
     i64,
 )
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -30,12 +71,11 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import Commutative, Pure
+from xdsl.traits import Commutative, NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from .base import TritonOp, enum_name, int_attr, parse_keyword_enum, resolve_all
 from .constraints import (
-    first as _first,
     BoolLike,
     FloatLike,
     SignlessFixedWidthIntegerLike,
@@ -49,26 +89,15 @@ from .constraints import (
     shape_of,
     with_element,
 )
-from .families import BinaryOp, CastOp, UnaryOp, same_type_defs
+from .constraints import first as _first
+from .families import CastOp
+from .upstream import adapt
 
 FLOAT_LIKE = FloatLike()
 INT_LIKE = SignlessIntegerLike()
 
-CMPI_PREDICATES = {
-    n: i
-    for i, n in enumerate(
-        ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-    )
-}
-CMPF_PREDICATES = {
-    n: i
-    for i, n in enumerate(
-        [
-            "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-            "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
-        ]
-    )
-}
+CMPI_PREDICATES = {n: i for i, n in enumerate(_x.CMPI_COMPARISON_OPERATIONS)}
+CMPF_PREDICATES = {n: i for i, n in enumerate(_x.CMPF_COMPARISON_OPERATIONS)}
 
 
 def i1_like(typ: Attribute) -> Attribute:
@@ -76,35 +105,11 @@ def i1_like(typ: Attribute) -> Attribute:
     return with_element(typ, i1)
 
 
-@irdl_op_definition
-class ConstantOp(TritonOp):
-    name = "arith.constant"
-    result = result_def()
-    value = prop_def()
-    traits = traits_def(Pure())
+# ------------------------------------------------------------------ ttopt's own: compares
+class CompareOp(TritonOp):
+    """``arith.cmpi`` / ``arith.cmpf`` with MLIR's types: the result is ``i1`` with the
+    operands' shape and encoding (xDSL 0.74's is a scalar ``i1``)."""
 
-    @classmethod
-    def parse(cls, parser: Parser):
-        props, attrs = cls.parse_attr_dict(parser)
-        value = parser.parse_attribute()
-        typ = getattr(value, "type", None)
-        if typ is None:
-            parser.raise_error("arith.constant needs a typed value")
-        props["value"] = value
-        return cls.build([], [typ], props, attrs)
-
-    def verify_(self) -> None:
-        typ = getattr(self.value, "type", None)
-        if typ is not None and not same(typ, _first(self.results).type):
-            raise VerifyException("failed to verify that all of {value, result} have same type")
-
-    def print(self, printer: Printer):
-        self.print_attr_dict(printer, {"value"})
-        printer.print_string(" ")
-        printer.print_attribute(self.value)
-
-
-class _CompareOp(TritonOp):
     TABLE: ClassVar[dict[str, int]] = {}
     lhs = operand_def()
     rhs = operand_def()
@@ -114,7 +119,7 @@ class _CompareOp(TritonOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        a, b = self._operands
+        a, b = self.operands
         if a.type is not b.type and a.type != b.type:
             raise VerifyException("failed to verify that all of {lhs, rhs} have same type")
         if not i1_same_shape(a.type, _first(self.results).type):
@@ -157,7 +162,7 @@ class _CompareOp(TritonOp):
 
 
 @irdl_op_definition
-class CmpiOp(_CompareOp):
+class CmpiOp(CompareOp):
     name = "arith.cmpi"
     TABLE: ClassVar[dict[str, int]] = CMPI_PREDICATES
     lhs = operand_def(INT_LIKE)
@@ -165,16 +170,18 @@ class CmpiOp(_CompareOp):
 
 
 @irdl_op_definition
-class CmpfOp(_CompareOp):
+class CmpfOp(CompareOp):
     name = "arith.cmpf"
     TABLE: ClassVar[dict[str, int]] = CMPF_PREDICATES
     lhs = operand_def(FLOAT_LIKE)
     rhs = operand_def(FLOAT_LIKE)
 
 
+# ------------------------------------------------------------------ ttopt's own: select
 @irdl_op_definition
 class SelectOp(TritonOp):
-    """``arith.select %c, %a, %b : T`` or ``: C, T`` (tensor condition)."""
+    """``arith.select %c, %a, %b : T`` or ``: C, T`` (a same-shape ``i1`` tensor condition,
+    which xDSL 0.74's ``select`` does not take)."""
 
     name = "arith.select"
     condition = operand_def(BoolLike())
@@ -184,7 +191,7 @@ class SelectOp(TritonOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        c, a, b = self._operands
+        c, a, b = self.operands
         t = _first(self.results).type
         if not (same(a.type, t) and same(b.type, t)):
             raise VerifyException(
@@ -226,47 +233,38 @@ class SelectOp(TritonOp):
         printer.print_attribute(self.result.type)
 
 
-def _binary(op_name: str, *extra_traits):
-    kind = FLOAT_LIKE if op_name.endswith("f") else INT_LIKE  # addf, maxnumf / addi, maxsi
-    cls = type(
-        "".join(p.capitalize() for p in op_name.split(".")) + "Op",
-        (BinaryOp,),
-        {"name": op_name, "traits": traits_def(Pure(), *extra_traits), **same_type_defs(kind)},
-    )
-    return irdl_op_definition(cls)
+# ------------------------------------------------------------------ ttopt's own: casts
+def _cast_rule(rule):
+    """MLIR's ``areCastCompatible`` for a one-value cast: same shape and encoding, element
+    types related by ``rule``."""
 
-
-def _unary(op_name: str, base=UnaryOp, **extra):
-    cls = type(
-        "".join(p.capitalize() for p in op_name.split(".")) + "Op",
-        (base,),
-        {"name": op_name, "traits": traits_def(Pure()), **extra},
-    )
-    return irdl_op_definition(cls)
-
-
-class _ArithCastOp(CastOp):
-    """MLIR's arith casts: one value, same shape (and encoding), element types related by
-    ``RULE`` (``areCastCompatible``)."""
-
-    def verify_(self) -> None:
-        a, r = self._operands[0].type, _first(self.results).type
+    def verify(op: Operation) -> None:
+        a, r = op.operands[0].type, _first(op.results).type
         a_shape = shape_of(a) if type(a) is TensorType else None
         r_shape = shape_of(r) if type(r) is TensorType else None
         if a_shape != r_shape:
             raise VerifyException(
                 "failed to verify that input and output have the same tensor dimensions"
             )
-        if (a_shape is not None and not same(a.encoding, r.encoding)) or not self.RULE(
+        if (a_shape is not None and not same(a.encoding, r.encoding)) or not rule(
             element_type(a), element_type(r)
         ):
             raise VerifyException(
                 f"operand type '{a}' and result type '{r}' are cast incompatible"
             )
 
+    return verify
+
+
+class _ArithCastOp(CastOp):
+    """``arith.<cast> %x : T to U`` on scalars and tensors (xDSL 0.74's take scalars only)."""
+
+    def verify_(self) -> None:
+        self.CAST_RULE(self)
+
     @staticmethod
-    def RULE(a: Attribute, r: Attribute) -> bool:  # noqa: N802 - overridden per op
-        return True
+    def CAST_RULE(op) -> None:  # noqa: N802 - set per op
+        pass
 
 
 def _widens(kind):
@@ -277,17 +275,15 @@ def _narrows(kind):
     return lambda a, r: kind(a) and kind(r) and bit_width(r) < bit_width(a)
 
 
-def _is_index(t: Attribute) -> bool:
-    from xdsl.dialects.builtin import IndexType
-
-    return isinstance(t, IndexType)
+def _index_int(a: Attribute, r: Attribute) -> bool:
+    return (isinstance(a, IndexType) and is_signless_int(r)) or (
+        is_signless_int(a) and isinstance(r, IndexType)
+    )
 
 
 _FIXED_INT = SignlessFixedWidthIntegerLike()
 _CAST_RULES = {
     # name: (operand kind, result kind, element rule)
-    "arith.extf": (FLOAT_LIKE, FLOAT_LIKE, _widens(is_float)),
-    "arith.truncf": (FLOAT_LIKE, FLOAT_LIKE, _narrows(is_float)),
     "arith.extsi": (_FIXED_INT, _FIXED_INT, _widens(is_signless_int)),
     "arith.extui": (_FIXED_INT, _FIXED_INT, _widens(is_signless_int)),
     "arith.trunci": (_FIXED_INT, _FIXED_INT, _narrows(is_signless_int)),
@@ -295,74 +291,123 @@ _CAST_RULES = {
     "arith.uitofp": (_FIXED_INT, FLOAT_LIKE, lambda a, r: is_signless_int(a) and is_float(r)),
     "arith.fptosi": (FLOAT_LIKE, _FIXED_INT, lambda a, r: is_float(a) and is_signless_int(r)),
     "arith.fptoui": (FLOAT_LIKE, _FIXED_INT, lambda a, r: is_float(a) and is_signless_int(r)),
-    "arith.bitcast": (
-        None, None,
-        lambda a, r: bit_width(a) is not None and bit_width(a) == bit_width(r),
-    ),
-    "arith.index_cast": (
-        INT_LIKE, INT_LIKE,
-        lambda a, r: (_is_index(a) and is_signless_int(r)) or (is_signless_int(a) and _is_index(r)),
-    ),
-    "arith.index_castui": (
-        INT_LIKE, INT_LIKE,
-        lambda a, r: (_is_index(a) and is_signless_int(r)) or (is_signless_int(a) and _is_index(r)),
-    ),
+    "arith.index_cast": (INT_LIKE, INT_LIKE, _index_int),
+    "arith.index_castui": (INT_LIKE, INT_LIKE, _index_int),
 }
 
 
-def _cast(op_name: str):
+def _cast(op_name: str, class_name: str):
     src_kind, res_kind, rule = _CAST_RULES[op_name]
-    defs = {"RULE": staticmethod(rule)}
-    if src_kind is not None:
-        defs["src"] = operand_def(src_kind)
-        defs["result"] = result_def(res_kind)
-    return _unary(op_name, _ArithCastOp, **defs)
+    cls = type(
+        class_name,
+        (_ArithCastOp,),
+        {
+            "__module__": __name__,
+            "__doc__": f"``{op_name}``: on tensors too (see module doc).",
+            "name": op_name,
+            "traits": traits_def(Pure()),
+            "src": operand_def(src_kind),
+            "result": result_def(res_kind),
+            "CAST_RULE": staticmethod(_cast_rule(rule)),
+        },
+    )
+    return irdl_op_definition(cls)
 
 
-# Binary ops, commutative ones marked: redundant-reduce compares combiner regions modulo
-# operand order for exactly these.
-AddfOp = _binary("arith.addf", Commutative())
-SubfOp = _binary("arith.subf")
-MulfOp = _binary("arith.mulf", Commutative())
-DivfOp = _binary("arith.divf")
-RemfOp = _binary("arith.remf")
-MaximumfOp = _binary("arith.maximumf", Commutative())
-MinimumfOp = _binary("arith.minimumf", Commutative())
-MaxnumfOp = _binary("arith.maxnumf", Commutative())
-MinnumfOp = _binary("arith.minnumf", Commutative())
-AddiOp = _binary("arith.addi", Commutative())
-SubiOp = _binary("arith.subi")
-MuliOp = _binary("arith.muli", Commutative())
-DivsiOp = _binary("arith.divsi")
-DivuiOp = _binary("arith.divui")
-CeildivsiOp = _binary("arith.ceildivsi")
-CeildivuiOp = _binary("arith.ceildivui")
-FloordivsiOp = _binary("arith.floordivsi")
-RemsiOp = _binary("arith.remsi")
-RemuiOp = _binary("arith.remui")
-AndiOp = _binary("arith.andi", Commutative())
-OriOp = _binary("arith.ori", Commutative())
-XoriOp = _binary("arith.xori", Commutative())
-ShliOp = _binary("arith.shli")
-ShrsiOp = _binary("arith.shrsi")
-ShruiOp = _binary("arith.shrui")
-MaxsiOp = _binary("arith.maxsi", Commutative())
-MinsiOp = _binary("arith.minsi", Commutative())
-MaxuiOp = _binary("arith.maxui", Commutative())
-MinuiOp = _binary("arith.minui", Commutative())
-NegfOp = _unary("arith.negf", **same_type_defs(FLOAT_LIKE))
-
-CASTS = [_cast(n) for n in _CAST_RULES]
-
-BINARY_OPS = [
-    AddfOp, SubfOp, MulfOp, DivfOp, RemfOp, MaximumfOp, MinimumfOp, MaxnumfOp,
-    MinnumfOp, AddiOp, SubiOp, MuliOp, DivsiOp, DivuiOp, CeildivsiOp, CeildivuiOp,
-    FloordivsiOp, RemsiOp, RemuiOp, AndiOp, OriOp, XoriOp, ShliOp, ShrsiOp, ShruiOp,
-    MaxsiOp, MinsiOp, MaxuiOp, MinuiOp,
+ExtSIOp = _cast("arith.extsi", "ExtSIOp")
+ExtUIOp = _cast("arith.extui", "ExtUIOp")
+TruncIOp = _cast("arith.trunci", "TruncIOp")
+SIToFPOp = _cast("arith.sitofp", "SIToFPOp")
+UIToFPOp = _cast("arith.uitofp", "UIToFPOp")
+FPToSIOp = _cast("arith.fptosi", "FPToSIOp")
+FPToUIOp = _cast("arith.fptoui", "FPToUIOp")
+IndexCastOp = _cast("arith.index_cast", "IndexCastOp")
+IndexCastUIOp = _cast("arith.index_castui", "IndexCastUIOp")
+CASTS = [
+    ExtSIOp, ExtUIOp, TruncIOp, SIToFPOp, UIToFPOp, FPToSIOp, FPToUIOp, IndexCastOp, IndexCastUIOp,
 ]
+
+
+# ------------------------------------------------------------------ ttopt's own: remf
+@irdl_op_definition
+class RemFOp(_x.FloatingPointLikeBinaryOperation):
+    """``arith.remf`` (not in xDSL 0.74), on xDSL's float binary base: its syntax and
+    constraints, ``fastmath`` included; registered behind an adapter, as xDSL's ops."""
+
+    name = "arith.remf"
+    traits = traits_def(Pure())
+
+
+# ------------------------------------------------------------------ xDSL's own
+_PLAIN = [
+    _x.AddiOp, _x.SubiOp, _x.MuliOp, _x.DivSIOp, _x.DivUIOp, _x.CeilDivSIOp, _x.CeilDivUIOp,
+    _x.FloorDivSIOp, _x.RemSIOp, _x.AndIOp, _x.OrIOp, _x.XOrIOp, _x.ShLIOp, _x.ShRSIOp,
+    _x.ShRUIOp, _x.SubfOp, _x.DivfOp, _x.NegfOp, _x.AddUIExtendedOp, _x.MulUIExtendedOp,
+    _x.MulSIExtendedOp, RemFOp,
+]
+_COMMUTATIVE = [
+    _x.AddfOp, _x.MulfOp, _x.MaximumfOp, _x.MinimumfOp, _x.MaxnumfOp, _x.MinnumfOp,
+    _x.MaxSIOp, _x.MinSIOp, _x.MaxUIOp, _x.MinUIOp,
+]
+
+
+def _constant_rule(op: Operation) -> None:
+    value = op.properties.get("value")
+    typ = getattr(value, "type", None)
+    if typ is not None and not same(typ, _first(op.results).type):
+        raise VerifyException("failed to verify that all of {value, result} have same type")
+
+
+ADAPTERS: dict[type[Operation], type[Operation]] = {
+    _x.ConstantOp: adapt(_x.ConstantOp, rule=_constant_rule),
+    **{cls: adapt(cls) for cls in _PLAIN},
+    **{
+        cls: adapt(
+            cls,
+            extra_traits=[Commutative()],
+            why="MLIR's Commutative trait (xDSL 0.74 leaves it out; redundant-reduce uses it)",
+        )
+        for cls in _COMMUTATIVE
+    },
+    _x.RemUIOp: adapt(
+        _x.RemUIOp,
+        extra_traits=[NoMemoryEffect()],
+        why="MLIR's NoMemoryEffect (xDSL 0.74 gives it no memory-effect trait)",
+    ),
+    _x.ExtFOp: adapt(
+        _x.ExtFOp, rule=_cast_rule(_widens(is_float)), why="MLIR's rule: the result is wider"
+    ),
+    _x.TruncFOp: adapt(
+        _x.TruncFOp,
+        rule=_cast_rule(_narrows(is_float)),
+        why="MLIR's rule: the result is narrower",
+    ),
+    _x.BitcastOp: adapt(
+        _x.BitcastOp,
+        rule=_cast_rule(lambda a, r: bit_width(a) is not None and bit_width(a) == bit_width(r)),
+        replace_verify=True,
+        why="MLIR's rule (same bit width, same shape and encoding; no index) in place of xDSL's",
+    ),
+}
+
+# ttopt's names for xDSL's classes: the classes themselves, not their adapters
+ConstantOp = _x.ConstantOp
+AddfOp, SubfOp, MulfOp, DivfOp = _x.AddfOp, _x.SubfOp, _x.MulfOp, _x.DivfOp
+RemfOp = RemFOp
+NegfOp = _x.NegfOp
+MaximumfOp, MinimumfOp = _x.MaximumfOp, _x.MinimumfOp
+MaxnumfOp, MinnumfOp = _x.MaxnumfOp, _x.MinnumfOp
+AddiOp, SubiOp, MuliOp = _x.AddiOp, _x.SubiOp, _x.MuliOp
+DivsiOp, DivuiOp = _x.DivSIOp, _x.DivUIOp
+CeildivsiOp, CeildivuiOp, FloordivsiOp = _x.CeilDivSIOp, _x.CeilDivUIOp, _x.FloorDivSIOp
+RemsiOp, RemuiOp = _x.RemSIOp, _x.RemUIOp
+AndiOp, OriOp, XoriOp = _x.AndIOp, _x.OrIOp, _x.XOrIOp
+ShliOp, ShrsiOp, ShruiOp = _x.ShLIOp, _x.ShRSIOp, _x.ShRUIOp
+MaxsiOp, MinsiOp, MaxuiOp, MinuiOp = _x.MaxSIOp, _x.MinSIOp, _x.MaxUIOp, _x.MinUIOp
+ExtFOp, TruncFOp, BitcastOp = _x.ExtFOp, _x.TruncFOp, _x.BitcastOp
 
 Arith = Dialect(
     "arith",
-    [ConstantOp, CmpiOp, CmpfOp, SelectOp, NegfOp, *BINARY_OPS, *CASTS],
+    [*ADAPTERS.values(), CmpiOp, CmpfOp, SelectOp, *CASTS],
     [FastMathFlagsAttr, IntegerOverflowAttr],
 )

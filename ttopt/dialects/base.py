@@ -8,30 +8,40 @@ Every op of ttopt's dialects derives from :class:`TritonOp`.  It adds three thin
   that are declared properties of the op go to ``op.properties``, the rest to
   ``op.attributes``; when printing, both are merged and sorted, minus those the format
   already printed.
-* **format helpers** for the few shapes of custom syntax Triton uses (``$a, $b : T``,
-  ``$x : T -> U``, ``$x : T to U``, functional types, keyword enums).
-* **memory effects**: each op declares one of ``Pure``, ``MemoryReadEffect``,
-  ``MemoryWriteEffect``, ... (xDSL traits); ops whose effects depend on their attributes
-  (volatile loads, non-pure inline asm) implement their own trait.  Ops that declare nothing
-  have *unknown* effects, and the passes treat them as writers.
+* **building**: ``build(operands, result_types, properties, attributes, regions)`` with
+  flat lists makes the op directly (the parsers and the reader's fast path); xDSL's keyword
+  form (one list per operand definition) goes through ``IRDLOperation.build``.
+* **its own rules** (``OWN_VERIFY``): the class's ``verify_``, for ttopt's verifier.
+
+The syntax helpers (operand lists, keyword enums ...) live in :mod:`ttopt.dialects.syntax`
+and the declarative-format support in :mod:`ttopt.dialects.declarative`; the names below
+re-export the helpers that used to live here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache
 
-from xdsl.dialects.builtin import (
-    DenseArrayBase,
-    IntegerAttr,
-    IntegerType,
-    i32,
-)
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
+
+from .syntax import (  # re-exported: the other dialect modules import them from here
+    enum_name,
+    get_int,
+    i32_array,
+    int_attr,
+    parse_functional_type,
+    parse_keyword_enum,
+    parse_operand_list,
+    parse_type_list,
+    print_operands,
+    print_types,
+    resolve_all,
+)
 
 # An op class's own ``verify_`` (the rules of its ``.td`` definition), as written in the class
 # body.  xDSL's ``irdl_op_definition`` replaces ``verify_`` by "IRDL checks, then the class's
@@ -57,19 +67,22 @@ class TritonOp(IRDLOperation):
 
     # ---------------------------------------------------------------- attr-dict
     @classmethod
-    def _property_names(cls) -> frozenset[str]:
+    def property_names(cls) -> frozenset[str]:
+        """The names of the properties the op defines (memoised per class)."""
         names = cls.__dict__.get("_ttopt_prop_names")
         if names is None:
             names = frozenset(cls.get_irdl_definition().properties)
             setattr(cls, "_ttopt_prop_names", names)
         return names
 
+    _property_names = property_names  # (the name the reader's fast path uses)
+
     @classmethod
     def split_attr_dict(
         cls, attrs: Mapping[str, Attribute]
     ) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
         """Split a parsed ``{...}`` dictionary into (properties, attributes)."""
-        props_names = cls._property_names()
+        props_names = cls.property_names()
         props: dict[str, Attribute] = {}
         other: dict[str, Attribute] = {}
         for k, v in attrs.items():
@@ -100,12 +113,27 @@ class TritonOp(IRDLOperation):
     @classmethod
     def build(
         cls,
-        operands: Sequence[SSAValue] = (),
-        result_types: Sequence[Attribute] = (),
+        operands: Sequence = (),
+        result_types: Sequence = (),
         properties: Mapping[str, Attribute] | None = None,
         attributes: Mapping[str, Attribute] | None = None,
         regions: Sequence = (),
+        successors: Sequence | None = None,
     ):
+        """The op with these flat operands and result types, unverified (what the parsers
+        and the reader's fast path make).  Given ``successors`` (xDSL's declarative parser
+        always passes them), this is ``IRDLOperation.build``: one entry per definition,
+        a list for a variadic one, segment sizes computed."""
+        if successors is not None:
+            return IRDLOperation.build.__func__(
+                cls,
+                operands=operands,
+                result_types=result_types,
+                properties=properties,
+                attributes=attributes,
+                regions=regions,
+                successors=successors,
+            )
         return cls.create(
             operands=operands,
             result_types=result_types,
@@ -115,88 +143,22 @@ class TritonOp(IRDLOperation):
         )
 
 
-# ------------------------------------------------------------------- parse helpers
-def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
-    """Zero or more comma-separated operands (no delimiters)."""
-    first = parser.parse_optional_unresolved_operand()
-    if first is None:
-        return []
-    ops = [first]
-    while parser.parse_optional_punctuation(",") is not None:
-        ops.append(parser.parse_unresolved_operand())
-    return ops
+def segment_sizes(attr: DenseArrayBase) -> tuple[int, ...]:
+    """``operandSegmentSizes`` as a tuple (memoised by its bytes: a handful of values)."""
+    raw = attr.data.data
+    sizes = _SEGMENTS.get(raw)
+    if sizes is None:
+        sizes = _SEGMENTS[raw] = tuple(attr.get_values())
+    return sizes
 
 
-def parse_type_list(parser: Parser) -> list[Attribute]:
-    types = [parser.parse_type()]
-    while parser.parse_optional_punctuation(",") is not None:
-        types.append(parser.parse_type())
-    return types
-
-
-def resolve_all(
-    parser: Parser, operands: Sequence[UnresolvedOperand], types: Sequence[Attribute]
-) -> list[SSAValue]:
-    if len(operands) != len(types):
-        parser.raise_error(
-            f"expected {len(operands)} types for {len(operands)} operands, "
-            f"got {len(types)}"
-        )
-    return [parser.resolve_operand(o, t) for o, t in zip(operands, types)]
-
-
-def parse_functional_type(parser: Parser) -> tuple[list[Attribute], list[Attribute]]:
-    ft = parser.parse_function_type()
-    return list(ft.inputs.data), list(ft.outputs.data)
-
-
-def parse_keyword_enum(parser: Parser, table: Mapping[str, int], what: str) -> int:
-    pos = parser.pos
-    kw = parser.parse_optional_identifier()
-    if kw is None or kw not in table:
-        parser.raise_error(
-            f"expected {what} (one of {', '.join(table)})", pos, parser.pos
-        )
-    return table[kw]
-
-
-@lru_cache(maxsize=4096)
-def int_attr(value: int, typ: IntegerType = i32) -> IntegerAttr:
-    """A (cached: attributes are immutable) ``IntegerAttr``."""
-    return IntegerAttr(value, typ)
-
-
-def i32_array(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i32, list(values))
-
-
-# ------------------------------------------------------------------- print helpers
-def print_operands(printer: Printer, operands: Sequence[SSAValue]) -> None:
-    printer.print_list(operands, printer.print_ssa_value)
-
-
-def print_types(printer: Printer, types: Iterable[Attribute]) -> None:
-    printer.print_list(types, printer.print_attribute)
-
-
-def enum_name(table: Mapping[str, int], value: int) -> str:
-    for k, v in table.items():
-        if v == value:
-            return k
-    raise ValueError(f"no enum case for {value}")
-
-
-def get_int(op: Operation, name: str, default: int | None = None) -> int | None:
-    attr = op.properties.get(name) or op.attributes.get(name)
-    if attr is None:
-        return default
-    if isinstance(attr, IntegerAttr):
-        return attr.value.data
-    return default
+_SEGMENTS: dict[bytes, tuple[int, ...]] = {}
 
 
 __all__ = [
     "TritonOp",
+    "OWN_VERIFY",
+    "segment_sizes",
     "ParseError",
     "parse_operand_list",
     "parse_type_list",

@@ -183,7 +183,7 @@ def is_pointer(t: Attribute) -> bool:
     return type(t) is _POINTER or isinstance(t, _POINTER)
 
 
-class _NotYet:  # replaced by tt.PointerType when ttopt.dialects.tt is imported
+class _NotYet:  # replaced by PointerType when ttopt.dialects.tt_attrs is imported
     pass
 
 
@@ -191,7 +191,7 @@ _POINTER: type = _NotYet
 
 
 def register_pointer_type(cls: type) -> None:
-    """``tt`` registers ``!tt.ptr`` here (it imports this module, not the reverse)."""
+    """``tt_attrs`` registers ``!tt.ptr`` here (it imports this module, not the reverse)."""
     global _POINTER
     _POINTER = cls
 
@@ -336,7 +336,8 @@ class SignlessIntegerOrIndex(TypeKind):
 
 @dataclass(frozen=True)
 class ExactType(TypeKind):
-    """Exactly ``TYPE`` (e.g. ``i1``, ``i32``)."""
+    """Exactly ``TYPE`` (e.g. ``i1``, ``i32``).  A declarative format infers it: an operand
+    of this constraint needs no ``type(...)`` directive (``Variadic<I32>:$indices``)."""
 
     type: Attribute
     description: str
@@ -346,6 +347,46 @@ class ExactType(TypeKind):
 
     def message(self, attr: Attribute) -> str:
         return f"must be {self.description}, but got '{attr}'"
+
+    def can_infer(self, var_constraint_names) -> bool:
+        return True
+
+    def infer(self, context) -> Attribute:
+        return self.type
+
+
+# ------------------------------------------------------------------- shared rules
+# The relations between an op's types that several ops check, raising VerifyException with
+# MLIR's wording (the verifier adds the `'op.name' op` prefix).
+
+
+def require_same_element_type(s: Attribute, r: Attribute) -> None:
+    """``SameOperandsAndResultElementType`` for one operand and one result."""
+    if not same(element_type(s), element_type(r)):
+        raise VerifyException("requires the same element type for all operands and results")
+
+
+def require_same_encoding(s: Attribute, r: Attribute) -> None:
+    """``SameOperandsAndResultEncoding`` for one operand and one result."""
+    if not same_encoding(s, r):
+        raise VerifyException("requires the same encoding for all operands and results")
+
+
+def require_elementwise_shapes(*types: Attribute) -> None:
+    """Triton's ``Elementwise`` + ``SameOperandsAndResultShape`` for one-value ops: scalars
+    only, or tensors of one shape."""
+    shapes = {t.get_shape() if isinstance(t, TensorType) else None for t in types}
+    if len(shapes) > 1:
+        raise VerifyException("all non-scalar operands/results must have the same shape")
+
+
+def require_inferred_shape(want: tuple[int, ...], rt: Attribute) -> None:
+    """The result shape an op's type inference gives (``InferTypeOpInterface``)."""
+    if shape_of(rt) != want:
+        raise VerifyException(
+            f"inferred type(s) with shape {list(want)} are incompatible with return type(s) "
+            f"of operation '{rt}'"
+        )
 
 
 __all__ = [
@@ -375,4 +416,8 @@ __all__ = [
     "TTTensor",
     "SignlessIntegerOrIndex",
     "ExactType",
+    "require_same_element_type",
+    "require_same_encoding",
+    "require_elementwise_shapes",
+    "require_inferred_shape",
 ]

@@ -1,7 +1,15 @@
 """Op families: the few shapes of custom syntax that most Triton, arith and math ops share.
 
-Each family is an abstract ``TritonOp`` with its operands, results, ``parse`` and ``print``;
-a concrete op is then two lines (``name`` and its memory-effect trait).
+Each family is an abstract ``TritonOp`` with its operands, results and syntax; a concrete op
+is then two lines (``name`` and its traits).  The syntax is declarative (``assembly_format``,
+inherited by the concrete ops, which :func:`~ttopt.dialects.declarative.irdl_triton_op`
+defines) where xDSL 0.74's format language can say it:
+
+* :class:`ArrowOp` ``$src attr-dict : type($src) -> type($result)`` (``tt.splat``,
+  ``ttg.convert_layout`` ...);
+* :class:`FunctionalTypeOp` ``$ins attr-dict : functional-type($ins, $outs)``.
+
+The others are hand-written, each saying why.
 """
 
 from __future__ import annotations
@@ -9,8 +17,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.arith import FastMathFlagsAttr, IntegerOverflowAttr
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    ParsePropInAttrDict,
     opt_prop_def,
     operand_def,
     result_def,
@@ -21,15 +30,10 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from .base import (
-    TritonOp,
-    parse_functional_type,
-    parse_operand_list,
-    print_operands,
-    print_types,
-    resolve_all,
-)
+from ..xdsl_compat import operand_tuple
+from .base import TritonOp
 from .constraints import first as _first
+from .syntax import parse_operand_list, print_operands, print_types, resolve_all
 
 
 def _parse_flags(parser: Parser, props: dict[str, Attribute]) -> None:
@@ -78,6 +82,11 @@ class SameTypeOp(TritonOp):
     All operands and the result have the type ``T``.  ``ARITY`` fixes the operand count.
     Concrete ops constrain the element type (``same_type_defs``); ``verify_`` is MLIR's
     ``SameOperandsAndResultType``.
+
+    Hand-written: the operand types are the result's (``SameOperandsAndResultType``), which
+    xDSL 0.74's format infers only through a constraint variable (``VarConstraint``), whose
+    verifier message is not MLIR's "requires the same type for all operands and results";
+    and the ``fastmath<..>``/``overflow<..>`` clauses of arith ops are an oilist.
     """
 
     ARITY: ClassVar[int] = 2
@@ -107,7 +116,7 @@ class SameTypeOp(TritonOp):
         return cls.build(values, [typ], props, attrs)
 
     def verify_(self) -> None:
-        operands = self._operands
+        operands = operand_tuple(self)
         if len(operands) != self.ARITY:
             raise VerifyException(f"expected {self.ARITY} operands, but found {len(operands)}")
         t = _first(self.results).type
@@ -138,7 +147,13 @@ class TernaryOp(SameTypeOp):
 
 
 class CastOp(TritonOp):
-    """``op %x attr-dict : T to U`` (``KEYWORD = "to"``) or ``: T -> U`` (``"->"``)."""
+    """``op %x attr-dict : T to U`` (``KEYWORD = "to"``) or ``: T -> U`` (``"->"``), with
+    ``_parse_middle``/``_print_middle`` hooks for clauses before the attr-dict.
+
+    Hand-written for its users, arith's casts, which are defined with plain
+    ``irdl_op_definition`` (whose format program verifies while parsing, unlike MLIR); the
+    ``->`` ops of ttopt's own dialects are the declarative :class:`ArrowOp`.
+    """
 
     KEYWORD: ClassVar[str] = "to"
 
@@ -180,8 +195,24 @@ class CastOp(TritonOp):
         printer.print_attribute(self.result.type)
 
 
-class ArrowOp(CastOp):
-    KEYWORD: ClassVar[str] = "->"
+class ArrowOp(TritonOp):
+    """``op %x attr-dict : T -> U``: Triton's one-value conversions and shape ops.
+
+    Properties go in the attr-dict (``tt.expand_dims %x {axis = 0 : i32} : ...``).  The
+    reader's fast path builds the ops of this family that keep this format."""
+
+    src = operand_def()
+    result = result_def()
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(
+        self,
+        src: SSAValue | Operation,
+        result_type: Attribute,
+        properties: dict[str, Attribute] | None = None,
+    ):
+        super().__init__(operands=[src], result_types=[result_type], properties=properties)
 
 
 class FunctionalTypeOp(TritonOp):
@@ -189,27 +220,16 @@ class FunctionalTypeOp(TritonOp):
 
     ins = var_operand_def()
     outs = var_result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        operands = parse_operand_list(parser)
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        ins, outs = parse_functional_type(parser)
-        values = resolve_all(parser, operands, ins)
-        return cls.build(values, outs, props, attrs)
-
-    def print(self, printer: Printer):
-        if self.operands:
-            printer.print_string(" ")
-            print_operands(printer, self.operands)
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$ins attr-dict `:` functional-type($ins, $outs)"
 
 
 class TypedReturnOp(TritonOp):
-    """``op attr-dict ($vals^ : types)?``, the terminators (``tt.return``, ``scf.yield``...)."""
+    """``op attr-dict ($vals^ : types)?``, the terminators (``scf.yield``...); also reads
+    ``op $vals attr-dict : types``.
+
+    Hand-written for ``scf``, whose ops are defined with plain ``irdl_op_definition``; the
+    ``tt`` terminators have their own declarative formats."""
 
     vals = var_operand_def()
 

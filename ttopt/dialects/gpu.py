@@ -1,19 +1,30 @@
-"""``gpu.barrier`` (``tl.debug_barrier``) and ``ub.poison``."""
+"""``gpu.barrier`` (``tl.debug_barrier``) and ``ub.poison``.
+
+* ``ub.poison``: xDSL's own class, as it is (``ub.poison : T``).  xDSL's ``ub`` dialect also
+  has ``ub.unreachable``, which Triton 3.6's MLIR does not know (``custom op
+  'ub.unreachable' is unknown``): ttopt's ``ub`` holds ``ub.poison`` alone.
+* ``gpu.barrier``: ttopt's own definition.  xDSL 0.74's ``gpu.barrier`` has no custom syntax
+  (``Operation gpu.barrier does not have a custom format``): it reads only the generic
+  ``"gpu.barrier"() : () -> ()``, and Triton prints ``gpu.barrier``.  ttopt's ``gpu``
+  dialect holds this one op (the only ``gpu`` op Triton 3.6 emits).
+"""
 
 from __future__ import annotations
 
+from xdsl.dialects.ub import PoisonAttr, PoisonOp
 from xdsl.ir import Dialect
-from xdsl.irdl import irdl_op_definition, result_def, traits_def
+from xdsl.irdl import irdl_op_definition
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure
 
 from .base import TritonOp
+from .upstream import register_verify
 
 
 @irdl_op_definition
 class BarrierOp(TritonOp):
-    """A CTA-wide barrier: orders memory accesses, so it counts as a writer (no trait)."""
+    """A CTA-wide barrier: orders memory accesses, so it counts as a writer (no trait, as
+    xDSL's and MLIR's ``gpu.barrier``)."""
 
     name = "gpu.barrier"
 
@@ -26,23 +37,9 @@ class BarrierOp(TritonOp):
         self.print_attr_dict(printer)
 
 
-@irdl_op_definition
-class PoisonOp(TritonOp):
-    name = "ub.poison"
-    result = result_def()
-    traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        return cls.build([], [parser.parse_type()], props, attrs)
-
-    def print(self, printer: Printer):
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
+register_verify(PoisonOp)
 
 GPU = Dialect("gpu", [BarrierOp], [])
-UB = Dialect("ub", [PoisonOp], [])
+UB = Dialect("ub", [PoisonOp], [PoisonAttr])
+
+__all__ = ["BarrierOp", "GPU", "PoisonOp", "UB"]

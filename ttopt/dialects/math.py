@@ -1,38 +1,37 @@
-"""``math`` ops Triton emits (``tl.exp`` and friends, ``math.fma``): all pure, same-typed."""
+"""``math`` as Triton uses it (``tl.exp`` and friends, ``math.fma``): xDSL's own ``math``.
+
+Every op of xDSL 0.74's ``math`` dialect: the same syntax as Triton's (``math.exp %x :
+tensor<128xf32, #blocked>``, ``fastmath<..>`` clauses), all ``Pure``.  Each is registered
+behind the adapter of :mod:`ttopt.dialects.upstream` (a subclass with no IRDL definition of
+its own, ``isinstance`` of xDSL's class) for MLIR's constraints and MLIR's parse-time
+behaviour, nothing else.  This module exports xDSL's classes themselves.
+
+One op of ttopt's own: ``math.erfc``, which xDSL 0.74 does not have; it is built on xDSL's
+``FloatingPointLikeUnaryMathOperation`` (the syntax, constraints and traits of
+``math.erf``), behind the same adapter.
+"""
 
 from __future__ import annotations
 
+from xdsl.dialects import math as _x
 from xdsl.ir import Dialect
 from xdsl.irdl import irdl_op_definition, traits_def
-from xdsl.traits import Pure
+from xdsl.traits import Pure, SameOperandsAndResultType
 
-from .constraints import FloatLike, SignlessIntegerLike
-from .families import BinaryOp, TernaryOp, UnaryOp, same_type_defs
-
-# the integer ops of MLIR's math dialect; every other op here works on floats
-_INTEGER_OPS = {"math.absi", "math.ctlz", "math.cttz", "math.ctpop", "math.ipowi"}
+from .upstream import adapt
 
 
-def _op(op_name: str, base):
-    kind = SignlessIntegerLike() if op_name in _INTEGER_OPS else FloatLike()
-    cls = type(
-        "".join(p.capitalize() for p in op_name.split(".")) + "Op",
-        (base,),
-        {"name": op_name, "traits": traits_def(Pure()), **same_type_defs(kind)},
-    )
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class ErfcOp(_x.FloatingPointLikeUnaryMathOperation):
+    """``math.erfc`` (not in xDSL 0.74)."""
+
+    name = "math.erfc"
+    traits = traits_def(Pure(), SameOperandsAndResultType())
 
 
-UNARY = [
-    _op("math." + n, UnaryOp)
-    for n in [
-        "absf", "absi", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt",
-        "ceil", "cos", "cosh", "ctlz", "cttz", "ctpop", "erf", "erfc", "exp", "exp2",
-        "expm1", "floor", "log", "log10", "log1p", "log2", "round", "roundeven",
-        "rsqrt", "sin", "sinh", "sqrt", "tan", "tanh", "trunc",
-    ]
-]
-BINARY = [_op("math." + n, BinaryOp) for n in ["atan2", "copysign", "powf", "ipowi"]]
-FmaOp = _op("math.fma", TernaryOp)
+ADAPTERS = {cls: adapt(cls) for cls in [*_x.Math.operations, ErfcOp]}
 
-Math = Dialect("math", [*UNARY, *BINARY, FmaOp], [])
+ExpOp, Exp2Op, LogOp, Log2Op = _x.ExpOp, _x.Exp2Op, _x.LogOp, _x.Log2Op
+SqrtOp, RsqrtOp, FmaOp = _x.SqrtOp, _x.RsqrtOp, _x.FmaOp
+
+Math = Dialect("math", list(ADAPTERS.values()), [])

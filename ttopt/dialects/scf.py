@@ -1,30 +1,50 @@
-"""``scf.for`` / ``scf.if`` / ``scf.while`` with MLIR's custom syntax, as Triton prints them.
+"""``scf`` as Triton uses it: xDSL's own ``scf`` op classes.
 
-Loops and ifs have the memory effects of their bodies (``RecursiveMemoryEffect``).
+xDSL's ``scf.for``, ``scf.if``, ``scf.while``, ``scf.yield`` and ``scf.condition`` (the ``scf``
+ops Triton emits; ttopt's ``scf`` dialect holds these five) read and print Triton's text byte
+for byte (every ``scf``-bearing file of the corpus and the fixtures round-trips), take
+``i32`` loop bounds as Triton writes them, and have MLIR's memory effects: ``for``, ``if``
+and ``while`` carry ``RecursiveMemoryEffect`` (as pure as their bodies, which ttopt's effect
+analysis relies on), ``yield`` and ``condition`` are ``Pure``.  This module exports xDSL's
+classes themselves: ttopt's passes name them, so they see ``scf`` ops under ``xdsl-opt`` too.
+
+* **as it is**: ``YieldOp`` (``scf.yield``).
+* **behind the adapter** of :mod:`ttopt.dialects.upstream` (a subclass with no IRDL
+  definition of its own, ``isinstance`` of xDSL's class, registered in ttopt's context only;
+  MLIR's constraints: ``signless integer or index`` bounds, an ``i1`` condition):
+
+  - ``ConditionOp``: for MLIR's constraint only;
+  - ``ForOp``, ``IfOp``, ``WhileOp``: ``verify_`` checks MLIR's rules, in MLIR's words, in
+    place of xDSL's own, which accepts what Triton rejects (``scf.for`` results that are not
+    its loop-carried types, ``scf.if`` results without an ``else``, ``scf.yield`` values of
+    the wrong types, ``scf.while`` edges) and, for ``scf.while``, raises a plain
+    ``Exception`` (or an ``IndexError``) on a malformed loop.  ``SingleBlockImplicitTerminator``
+    is checked by the rules too, in MLIR's words;
+  - ``ForOp.parse``: xDSL's, except that a body ending in another terminator is left to the
+    verifier (xDSL's parser raises, and the error pointed at the op after the loop);
+  - ``WhileOp.print``: xDSL 0.74's prints the op's location in the middle of the op
+    (``scf.while (%a = %x) : (i32) -> i32 loc(#loc) {``), which Triton rejects.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType, i1
-from xdsl.ir import Attribute, Dialect, Region
-from xdsl.irdl import (
-    irdl_op_definition,
-    operand_def,
-    region_def,
-    traits_def,
-    var_operand_def,
-    var_result_def,
-)
+from xdsl.dialects import scf as _x
+from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.utils import parse_assignment
+from xdsl.ir import Dialect, Operation, Region
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from .base import TritonOp, parse_operand_list, parse_type_list, print_types, resolve_all
-from .constraints import ExactType, SignlessIntegerOrIndex, same
-from .families import TypedReturnOp
+from .constraints import same
+from .upstream import adapt, register_verify
 
-I1 = ExactType(i1, "1-bit signless integer")
+ForOp = _x.ForOp
+IfOp = _x.IfOp
+WhileOp = _x.WhileOp
+YieldOp = _x.YieldOp
+ConditionOp = _x.ConditionOp
 
 
 def _check_types(values, types, what: str) -> None:
@@ -32,8 +52,7 @@ def _check_types(values, types, what: str) -> None:
     if len(values) != len(types):
         raise VerifyException(
             f"region control flow edge from {what}: source has {len(values)} operands, but "
-            f"target successor needs "
-            f"{len(types)}"
+            f"target successor needs {len(types)}"
         )
     for i, (v, t) in enumerate(zip(values, types)):
         if not same(v.type, t):
@@ -52,309 +71,193 @@ def _terminator(region: Region, cls):
     return last if isinstance(last, cls) else None
 
 
-def _ensure_yield(region: Region) -> None:
-    for block in region.blocks:
-        last = block.last_op
-        if last is None or not last.has_trait(IsTerminator):
-            block.add_op(YieldOp.build([], []))
-
-
-def _parse_assignments(parser: Parser):
-    """``(%a = %x, %b = %y)``; returns (block args, init operands)."""
-    args: list[Parser.UnresolvedArgument] = []
-    inits: list[UnresolvedOperand] = []
-
-    def one():
-        args.append(parser.parse_argument(expect_type=False))
-        parser.parse_punctuation("=")
-        inits.append(parser.parse_unresolved_operand())
-
-    parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
-    return args, inits
-
-
-def _print_assignments(printer: Printer, args, inits) -> None:
-    printer.print_string("(")
-    for i, (a, v) in enumerate(zip(args, inits)):
-        if i:
-            printer.print_string(", ")
-        printer.print_ssa_value(a)
-        printer.print_string(" = ")
-        printer.print_ssa_value(v)
-    printer.print_string(")")
-
-
-@irdl_op_definition
-class ForOp(TritonOp):
-    name = "scf.for"
-    lb = operand_def(SignlessIntegerOrIndex())
-    ub = operand_def(SignlessIntegerOrIndex())
-    step = operand_def(SignlessIntegerOrIndex())
-    iter_args = var_operand_def()
-    res = var_result_def()
-    body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
-
-    def verify_(self) -> None:
-        operands = self.operands
-        bound = operands[0].type
-        if not (same(operands[1].type, bound) and same(operands[2].type, bound)):
-            raise VerifyException(
-                "failed to verify that all of {lowerBound, upperBound, step} have same type"
-            )
-        inits, results = operands[3:], self.results
-        if len(inits) != len(results):
-            raise VerifyException("mismatch in number of loop-carried values and defined values")
-        blocks = self.body.blocks
-        if len(blocks) != 1:
-            return  # (the region constraint reports it)
-        args = blocks[0].args
-        if not args or not same(args[0].type, bound):
-            raise VerifyException(
-                "expected induction variable to be same type as bounds and step"
-            )
-        if len(args) != 1 + len(results):
-            raise VerifyException(
-                f"expected {1 + len(results)} region arguments (the induction variable and "
-                f"the loop-carried values), got {len(args)}"
-            )
-        for i, (init, arg, r) in enumerate(zip(inits, args[1:], results)):
-            if not same(init.type, arg.type):
+def _yield_terminated(op: Operation) -> None:
+    """MLIR's ``SingleBlockImplicitTerminator<"scf::YieldOp">``: a block that ends in a
+    terminator ends in ``scf.yield`` (a block without one is the walker's to report)."""
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if (
+                last is not None
+                and not isinstance(last, YieldOp)
+                and last.has_trait(IsTerminator)
+            ):
                 raise VerifyException(
-                    f"{i}-th init and {i}-th region iter_arg have different type: "
-                    f"'{init.type}' != '{arg.type}'"
+                    f"expects regions to end with 'scf.yield', found '{last.name}'"
                 )
-            if not same(r.type, arg.type):
-                raise VerifyException(
-                    f"{i}-th region iter_arg and {i}-th result have different type: "
-                    f"'{arg.type}' != '{r.type}'"
-                )
-        term = _terminator(self.body, YieldOp)
-        if term is not None:
-            _check_types(term.operands, [a.type for a in args[1:]], "Region #0 to Region #0")
 
-    @classmethod
-    def parse(cls, parser: Parser):
-        indvar = parser.parse_argument(expect_type=False)
-        parser.parse_punctuation("=")
-        lb = parser.parse_unresolved_operand()
-        parser.parse_keyword("to")
-        ub = parser.parse_unresolved_operand()
-        parser.parse_keyword("step")
-        step = parser.parse_unresolved_operand()
-        args, inits, types = [], [], []
-        if parser.parse_optional_keyword("iter_args") is not None:
-            args, inits = _parse_assignments(parser)
-            parser.parse_punctuation("->")
-            types = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            )
-        init_values = resolve_all(parser, inits, types)
-        ivtype = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
-        bounds = resolve_all(parser, [lb, ub, step], [ivtype] * 3)
-        body = parser.parse_region(
-            [indvar.resolve(ivtype), *(a.resolve(t) for a, t in zip(args, types))]
+
+def _for_rule(op: Operation) -> None:
+    """MLIR's ``scf.for`` verifier."""
+    _yield_terminated(op)
+    operands = op.operands
+    bound = operands[0].type
+    if not (same(operands[1].type, bound) and same(operands[2].type, bound)):
+        raise VerifyException(
+            "failed to verify that all of {lowerBound, upperBound, step} have same type"
         )
-        _ensure_yield(body)
-        props, attrs = cls.parse_attr_dict(parser)
-        return cls.build([*bounds, *init_values], types, props, attrs, [body])
+    inits, results = operands[3:], op.results
+    if len(inits) != len(results):
+        raise VerifyException("mismatch in number of loop-carried values and defined values")
+    blocks = op.regions[0].blocks
+    if len(blocks) != 1:
+        return  # (the region constraint reports it)
+    args = blocks[0].args
+    if not args or not same(args[0].type, bound):
+        raise VerifyException("expected induction variable to be same type as bounds and step")
+    if len(args) != 1 + len(results):
+        raise VerifyException(
+            f"expected {1 + len(results)} region arguments (the induction variable and "
+            f"the loop-carried values), got {len(args)}"
+        )
+    for i, (init, arg, r) in enumerate(zip(inits, args[1:], results)):
+        if not same(init.type, arg.type):
+            raise VerifyException(
+                f"{i}-th init and {i}-th region iter_arg have different type: "
+                f"'{init.type}' != '{arg.type}'"
+            )
+        if not same(r.type, arg.type):
+            raise VerifyException(
+                f"{i}-th region iter_arg and {i}-th result have different type: "
+                f"'{arg.type}' != '{r.type}'"
+            )
+    term = _terminator(op.regions[0], YieldOp)
+    if term is not None:
+        _check_types(term.operands, [a.type for a in args[1:]], "Region #0 to Region #0")
 
-    def print(self, printer: Printer):
-        block = self.body.block
-        indvar, *args = block.args
-        printer.print_string(" ")
-        printer.print_ssa_value(indvar)
+
+def _if_rule(op: Operation) -> None:
+    """MLIR's ``scf.if`` verifier."""
+    types = [r.type for r in op.results]
+    _yield_terminated(op)
+    for i, region in enumerate(op.regions):
+        if len(region.blocks) > 1:
+            raise VerifyException(f"expects region #{i} to have 0 or 1 blocks")
+    if types and not op.regions[1].blocks:
+        raise VerifyException("must have an else block if defining values")
+    for i, region in enumerate(op.regions):
+        term = _terminator(region, YieldOp)
+        if term is not None:
+            _check_types(term.operands, types, f"Region #{i} to parent results")
+
+
+def _while_rule(op: Operation) -> None:
+    """MLIR's ``scf.while`` verifier (``RegionBranchOpInterface`` edges)."""
+    init_types = [v.type for v in op.operands]
+    result_types = [r.type for r in op.results]
+    before, after = op.regions
+    for i, region in enumerate((before, after)):
+        if len(region.blocks) != 1:
+            raise VerifyException(f"expects region #{i} to have 1 block")
+    _check_types(before.blocks[0].args, init_types, "parent operands to Region #0")
+    cond = _terminator(before, ConditionOp)
+    if cond is None:
+        raise VerifyException("expects the 'before' region to terminate with 'scf.condition'")
+    _check_types(cond.operands[1:], result_types, "Region #0 to parent results")
+    _check_types(
+        cond.operands[1:], [a.type for a in after.blocks[0].args], "Region #0 to Region #1"
+    )
+    term = _terminator(after, YieldOp)
+    if term is not None:
+        _check_types(term.operands, init_types, "Region #1 to Region #0")
+
+
+def _for_parse(cls, parser: Parser):
+    """xDSL's ``ForOp.parse``, ending as MLIR's parser does (``ensureTerminator``): a body
+    block that does not end in a terminator gets an ``scf.yield``, one that ends in another
+    terminator is left to the verifier (xDSL's raises from inside the parser, which reported
+    the error at the op *after* the loop)."""
+    unresolved_indvar = parser.parse_argument(expect_type=False)
+    parser.parse_punctuation("=")
+    lb = parser.parse_unresolved_operand()
+    parser.parse_keyword("to")
+    ub = parser.parse_unresolved_operand()
+    parser.parse_keyword("step")
+    step = parser.parse_unresolved_operand()
+
+    pos = parser.pos
+    unresolved_iter_args: list[Parser.UnresolvedArgument] = []
+    iter_arg_unresolved_operands: list[UnresolvedOperand] = []
+    iter_arg_types = []
+    if parser.parse_optional_keyword("iter_args"):
+        for iter_arg, iter_arg_operand in parser.parse_comma_separated_list(
+            Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+        ):
+            unresolved_iter_args.append(iter_arg)
+            iter_arg_unresolved_operands.append(iter_arg_operand)
+        parser.parse_punctuation("->")
+        iter_arg_types = parser.parse_comma_separated_list(
+            Parser.Delimiter.PAREN, parser.parse_attribute
+        )
+
+    iter_arg_operands = parser.resolve_operands(iter_arg_unresolved_operands, iter_arg_types, pos)
+    iter_args = [arg.resolve(typ) for arg, typ in zip(unresolved_iter_args, iter_arg_types)]
+    indvar_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+    resolved_lb = parser.resolve_operand(lb, indvar_type)
+    resolved_ub = parser.resolve_operand(ub, indvar_type)
+    resolved_step = parser.resolve_operand(step, indvar_type)
+    indvar = unresolved_indvar.resolve(indvar_type)
+    body = parser.parse_region((indvar, *iter_args))
+    attrs = parser.parse_optional_attr_dict()
+
+    for_op = cls(resolved_lb, resolved_ub, resolved_step, iter_arg_operands, body)
+    for_op.attributes |= attrs
+    if not iter_args:  # MLIR's ensureTerminator
+        for block in for_op.body.blocks:
+            last = block.last_op
+            if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
+                block.add_op(YieldOp.create())
+    return for_op
+
+
+def _while_print(self, printer: Printer) -> None:
+    """xDSL's ``WhileOp.print``, with the function type printed as one: xDSL's prints it
+    with ``print_operation_type``, which adds the op's location when locations are printed
+    (``scf.while (%a = %x) : (i32) -> i32 loc(#loc) {``, which Triton rejects)."""
+    printer.print_string(" (")
+
+    def assignment(pair) -> None:
+        printer.print_ssa_value(pair[0])
         printer.print_string(" = ")
-        printer.print_ssa_value(self.lb)
-        printer.print_string(" to ")
-        printer.print_ssa_value(self.ub)
-        printer.print_string(" step ")
-        printer.print_ssa_value(self.step)
-        if args:
-            printer.print_string(" iter_args")
-            _print_assignments(printer, args, self.iter_args)
-            printer.print_string(" -> (")
-            print_types(printer, (a.type for a in args))
-            printer.print_string(")")
-        if not isinstance(indvar.type, IndexType):
-            printer.print_string(" : ")
-            printer.print_attribute(indvar.type)
-        printer.print_string(" ")
-        printer.print_region(
-            self.body, print_entry_block_args=False, print_block_terminators=bool(args)
-        )
-        self.print_attr_dict(printer)
+        printer.print_ssa_value(pair[1])
+
+    printer.print_list(zip(self.before_region.block.args, self.arguments, strict=True), assignment)
+    printer.print_string(") : ")
+    printer.print_function_type(self.operand_types, self.result_types)
+    printer.print_string(" ")
+    printer.print_region(self.before_region, print_entry_block_args=False)
+    printer.print_string(" do ")
+    printer.print_region(self.after_region)
+    if self.attributes:
+        printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
-@irdl_op_definition
-class IfOp(TritonOp):
-    name = "scf.if"
-    cond = operand_def(I1)
-    output = var_result_def()
-    true_region = region_def()
-    false_region = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+_WHY = "MLIR's verifier in place of xDSL's (see module doc)"
+ADAPTERS = {
+    ForOp: adapt(
+        ForOp,
+        rule=_for_rule,
+        replace_verify=True,
+        parse=classmethod(_for_parse),
+        verify_without=(SingleBlockImplicitTerminator,),
+        why=_WHY + "; MLIR's parse-time terminator",
+    ),
+    IfOp: adapt(
+        IfOp,
+        rule=_if_rule,
+        replace_verify=True,
+        verify_without=(SingleBlockImplicitTerminator,),
+        why=_WHY,
+    ),
+    WhileOp: adapt(
+        WhileOp,
+        rule=_while_rule,
+        replace_verify=True,
+        print_=_while_print,
+        why=_WHY + "; a print Triton reads (no location inside)",
+    ),
+    ConditionOp: adapt(ConditionOp),
+}
+register_verify(YieldOp)
 
-    def verify_(self) -> None:
-        types = [r.type for r in self.results]
-        for i, region in enumerate(self.regions):
-            if len(region.blocks) > 1:
-                raise VerifyException(f"expects region #{i} to have 0 or 1 blocks")
-        if types and not self.false_region.blocks:
-            raise VerifyException("must have an else block if defining values")
-        for i, region in enumerate(self.regions):
-            term = _terminator(region, YieldOp)
-            if term is not None:
-                _check_types(term.operands, types, f"Region #{i} to parent results")
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        c = parser.parse_unresolved_operand()
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            types = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            )
-        cond = parser.resolve_operand(c, i1)
-        then = parser.parse_region()
-        _ensure_yield(then)
-        other = Region()
-        if parser.parse_optional_keyword("else") is not None:
-            other = parser.parse_region()
-            _ensure_yield(other)
-        props, attrs = cls.parse_attr_dict(parser)
-        return cls.build([cond], types, props, attrs, [then, other])
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_ssa_value(self.cond)
-        if self.results:
-            printer.print_string(" -> (")
-            print_types(printer, self.result_types)
-            printer.print_string(")")
-        printer.print_string(" ")
-        has_results = bool(self.results)
-        printer.print_region(
-            self.true_region, print_entry_block_args=False,
-            print_block_terminators=has_results,
-        )
-        if self.false_region.blocks:
-            printer.print_string(" else ")
-            printer.print_region(
-                self.false_region, print_entry_block_args=False,
-                print_block_terminators=has_results,
-            )
-        self.print_attr_dict(printer)
-
-
-@irdl_op_definition
-class WhileOp(TritonOp):
-    """``scf.while (%a = %x) : (T) -> (U) { before } do { after }``."""
-
-    name = "scf.while"
-    inits = var_operand_def()
-    res = var_result_def()
-    before_region = region_def()
-    after_region = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
-
-    def verify_(self) -> None:
-        init_types = [v.type for v in self.operands]
-        result_types = [r.type for r in self.results]
-        before, after = self.before_region, self.after_region
-        for i, region in enumerate((before, after)):
-            if len(region.blocks) != 1:
-                raise VerifyException(f"expects region #{i} to have 1 block")
-        _check_types(
-            before.blocks[0].args, init_types, "parent operands to Region #0"
-        )
-        cond = _terminator(before, ConditionOp)
-        if cond is None:
-            raise VerifyException("expects the 'before' region to terminate with 'scf.condition'")
-        _check_types(cond.operands[1:], result_types, "Region #0 to parent results")
-        _check_types(
-            cond.operands[1:], [a.type for a in after.blocks[0].args], "Region #0 to Region #1"
-        )
-        term = _terminator(after, YieldOp)
-        if term is not None:
-            _check_types(term.operands, init_types, "Region #1 to Region #0")
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        args, inits = [], []
-        if parser._current_token.text == "(":  # noqa: SLF001 (peek)
-            args, inits = _parse_assignments(parser)
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        in_types, out_types = list(ft.inputs.data), list(ft.outputs.data)
-        init_values = resolve_all(parser, inits, in_types)
-        before = parser.parse_region([a.resolve(t) for a, t in zip(args, in_types)])
-        parser.parse_keyword("do")
-        after = parser.parse_region()
-        props, attrs = cls.parse_optional_attr_dict_with_keyword(parser)
-        return cls.build(init_values, out_types, props, attrs, [before, after])
-
-    @classmethod
-    def parse_optional_attr_dict_with_keyword(cls, parser: Parser):
-        if parser.parse_optional_keyword("attributes") is None:
-            return {}, {}
-        return cls.parse_attr_dict(parser)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        _print_assignments(printer, self.before_region.block.args, self.inits)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
-        printer.print_string(" ")
-        printer.print_region(self.before_region, print_entry_block_args=False)
-        printer.print_string(" do ")
-        printer.print_region(self.after_region)
-        merged = {**self.properties, **self.attributes}
-        if merged:
-            printer.print_string(" attributes")
-            self.print_attr_dict(printer)
-
-
-# the terminators come after the ops they may end (their HasParent names them)
-@irdl_op_definition
-class YieldOp(TypedReturnOp):
-    name = "scf.yield"
-    traits = traits_def(Pure(), IsTerminator(), HasParent(ForOp, IfOp, WhileOp))
-
-
-@irdl_op_definition
-class ConditionOp(TritonOp):
-    """``scf.condition(%c) %args : types``."""
-
-    name = "scf.condition"
-    condition = operand_def(I1)
-    args = var_operand_def()
-    traits = traits_def(Pure(), IsTerminator(), HasParent(WhileOp))
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        parser.parse_punctuation("(")
-        c = parser.parse_unresolved_operand()
-        parser.parse_punctuation(")")
-        props, attrs = cls.parse_attr_dict(parser)
-        operands = parse_operand_list(parser)
-        types: list[Attribute] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parse_type_list(parser)
-        values = resolve_all(parser, [c, *operands], [i1, *types])
-        return cls.build(values, [], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string("(")
-        printer.print_ssa_value(self.condition)
-        printer.print_string(")")
-        self.print_attr_dict(printer)
-        if self.args:
-            printer.print_string(" ")
-            printer.print_list(self.args, printer.print_ssa_value)
-            printer.print_string(" : ")
-            print_types(printer, (a.type for a in self.args))
-
-
-SCF = Dialect("scf", [ForOp, IfOp, WhileOp, YieldOp, ConditionOp], [])
+SCF = Dialect("scf", [*ADAPTERS.values(), YieldOp], [])

@@ -1,23 +1,35 @@
-"""The Triton dialect (``tt``): types and ops of Triton 3.6 (``TritonOps.td``).
+"""The Triton dialect (``tt``): the ops of Triton 3.6 (``TritonOps.td``) and the ``Dialect``.
 
-Enum attributes are stored as MLIR stores them, ``IntegerAttr`` of ``i32`` (generic form
-``evict = 3 : i32``); custom syntax prints them by keyword where Triton does.
+Each op states its operands, results, properties, traits and ``verify_`` (the ``.td``
+rules, with MLIR's wording), and its custom syntax:
+
+* **declaratively** where xDSL 0.74's format language can say what Triton prints: an
+  ``assembly_format`` (the op's own or its family's, :mod:`ttopt.dialects.families`), with
+  ``ParsePropInAttrDict`` for properties written in the attr-dict and custom directives for
+  I32 enums printed by keyword (:mod:`ttopt.dialects.syntax`), run by
+  :func:`~ttopt.dialects.declarative.irdl_triton_op`;
+* **by hand** (``parse``/``print``) where it cannot; each such op says why.  The reasons:
+  an ``oilist`` of clauses (``cacheModifier = ..``), a type inferred from another type
+  (MLIR's ``TypesMatchWith``/``SameTypeOperands``: xDSL infers only through constraint
+  variables, whose verifier messages are not MLIR's), a type printed unqualified, a
+  function signature with a region.
+
+Triton's attributes and types are in :mod:`ttopt.dialects.tt_attrs`, its traits and memory
+effects in :mod:`ttopt.dialects.traits`; the names they define are re-exported here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
-
 
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
     FunctionType,
-    IntAttr,
     IntegerAttr,
     ModuleOp,
     StringAttr,
-    SymbolRefAttr,
     TensorType,
     UnitAttr,
     i1,
@@ -25,56 +37,38 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
+    ParsePropInAttrDict,
     SameVariadicOperandSize,
-    irdl_attr_definition,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
     prop_def,
     region_def,
     result_def,
-    traits_def,
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
-    EffectInstance,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
-    MemoryEffect,
-    MemoryEffectKind,
     MemoryReadEffect,
     MemoryWriteEffect,
-    OpTrait,
     Pure,
     RecursiveMemoryEffect,
     ReturnLike,
     SymbolOpInterface,
-    SymbolTable,
-    SymbolUserOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
 
-from .base import (
-    TritonOp,
-    enum_name,
-    get_int,
-    int_attr,
-    parse_keyword_enum,
-    parse_operand_list,
-    parse_type_list,
-    print_types,
-    resolve_all,
-)
+from ..xdsl_compat import operand_tuple
+from .base import TritonOp, segment_sizes
 from .constraints import (
-    first as _first,
     BoolLike,
     ExactType,
     TTFloatLike,
@@ -87,248 +81,85 @@ from .constraints import (
     element_type,
     encoding_of,
     i1_same_shape,
-    register_pointer_type,
+    require_elementwise_shapes,
+    require_inferred_shape,
+    require_same_element_type,
+    require_same_encoding,
     same,
     same_encoding,
     shape_of,
-    with_element,
 )
-from .families import ArrowOp, BinaryOp, FunctionalTypeOp, TypedReturnOp, UnaryOp, same_type_defs
+from .constraints import first as _first
+from .declarative import irdl_triton_op
+from .families import ArrowOp, BinaryOp, FunctionalTypeOp, UnaryOp
+from .syntax import (
+    enum_name,
+    get_int,
+    i32_array,
+    i32_enum_directive,
+    int_attr,
+    parse_bracket_operands,
+    parse_cache_evict,
+    parse_keyword_enum,
+    parse_maybe_unqualified,
+    parse_operand_list,
+    print_bracket_operands,
+    print_cache_evict,
+    resolve_all,
+)
+from .traits import (
+    MAX_TENSOR_NUM_ELEMENTS,
+    CalleeIsAFunction,
+    LoadEffects,
+    PureIfMarked,
+    ReadWriteEffect,
+    TensorSizeTrait,
+    bool_prop,
+    tt_traits,
+)
+from .tt_attrs import (
+    CACHE_MODIFIER,
+    EVICTION_POLICY,
+    INPUT_PRECISION,
+    MEM_SEMANTIC,
+    MEM_SYNC_SCOPE,
+    PROGRAM_DIM,
+    PROPAGATE_NAN,
+    RMW_OP,
+    ROUNDING_MODE,
+    OpaqueBodyAttr,
+    PointerType,
+    TensorDescType,
+    i1_like,
+    loaded_type,
+    mask_type,
+    opaque_attr,
+    pointee_matches,
+)
 
 TENSOR = TTTensor()
-MAX_TENSOR_NUM_ELEMENTS = 1048576  # Triton's maxTensorNumElements
+I32 = ExactType(i32, "32-bit signless integer")
+I64 = ExactType(i64, "64-bit signless integer")
+
+ProgramDim = i32_enum_directive("ProgramDim", PROGRAM_DIM, "program dimension")
+RoundingMode = i32_enum_directive("RoundingMode", ROUNDING_MODE, "rounding mode")
+RMWOp = i32_enum_directive("RMWOp", RMW_OP, "atomic op")
+MemSemantic = i32_enum_directive("MemSemantic", MEM_SEMANTIC, "memory semantic")
+MemSyncScope = i32_enum_directive("MemSyncScope", MEM_SYNC_SCOPE, "scope")
 
 
-class TensorSizeTrait(OpTrait):
-    """Triton's ``TensorSizeTrait`` (every ``tt`` op): each ranked tensor operand or result
-    has a power-of-two number of elements, at most ``MAX_TENSOR_NUM_ELEMENTS``."""
-
-    # id(type) -> type, for types already found fine: the reader shares one object per type
-    # text, so most checks are one set lookup (the type is kept alive, so its id stays its own)
-    _fine: ClassVar[dict[int, Attribute]] = {}
-
-    def verify(self, op: Operation) -> None:
-        fine = self._fine
-        for values in (op._operands, op.results):  # noqa: SLF001
-            for v in values:
-                t = v.type
-                if id(t) in fine:
-                    continue
-                if isinstance(t, TensorType):
-                    n = 1
-                    for d in t.get_shape():
-                        n *= d if d >= 0 else 1  # (a dynamic size: not Triton's, not checked)
-                    if n > MAX_TENSOR_NUM_ELEMENTS:
-                        raise VerifyException(
-                            f"maximum allowed number of elements is {MAX_TENSOR_NUM_ELEMENTS}, "
-                            f"but '{t}' has more than that"
-                        )
-                    if n & (n - 1):
-                        raise VerifyException(
-                            f"number of elements must be power-of-two, but '{t}' has {n} "
-                            "elements"
-                        )
-                if len(fine) > 4096:
-                    fine.clear()
-                fine[id(t)] = t
-
-
-_TENSOR_SIZE = TensorSizeTrait()
-
-
-def tt_traits(*traits):
-    """``traits_def`` of a ``tt`` op: Triton's ``TT_Op`` adds ``TensorSizeTrait``."""
-    return traits_def(*traits, _TENSOR_SIZE)
-
-
-def segment_sizes(attr: DenseArrayBase) -> tuple[int, ...]:
-    """``operandSegmentSizes`` as a tuple (memoised by its bytes: a handful of values)."""
-    raw = attr.data.data
-    sizes = _SEGMENTS.get(raw)
-    if sizes is None:
-        sizes = _SEGMENTS[raw] = tuple(attr.get_values())
-    return sizes
-
-
-_SEGMENTS: dict[bytes, tuple[int, ...]] = {}
-
-
-def _pointee_matches(ptr_type: Attribute, t: Attribute) -> bool:
-    """Is ``t`` Triton's ``getPointeeType(ptr_type)`` (what a load of it produces)?"""
-    if type(ptr_type) is TensorType or isinstance(ptr_type, TensorType):
-        elem = ptr_type.element_type
-        return (
-            isinstance(elem, PointerType)
-            and isinstance(t, TensorType)
-            and same(t.element_type, elem.pointee)
-            and shape_of(t) == shape_of(ptr_type)
-            and same(t.encoding, ptr_type.encoding)
-        )
-    if isinstance(ptr_type, PointerType):
-        return same(t, ptr_type.pointee)
-    return False
-
-
-
-# ---------------------------------------------------------------------------- enums
-CACHE_MODIFIER = {"none": 1, "ca": 2, "cg": 3, "wb": 4, "cs": 5, "wt": 6, "cv": 7}
-EVICTION_POLICY = {"evict_normal": 1, "evict_first": 2, "evict_last": 3}
-MEM_SEMANTIC = {"relaxed": 1, "acquire": 2, "release": 3, "acq_rel": 4}
-MEM_SYNC_SCOPE = {"gpu": 1, "cta": 2, "sys": 3}
-RMW_OP = {
-    "and": 1, "or": 2, "xor": 3, "add": 4, "fadd": 5, "max": 6, "min": 7,
-    "umax": 8, "umin": 9, "exch": 10,
-}
-PROGRAM_DIM = {"x": 0, "y": 1, "z": 2}
-INPUT_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2, "bf16x3": 3, "bf16x6": 4}
-ROUNDING_MODE = {"rtz": 0, "rtne": 1}
-PROPAGATE_NAN = {"none": 0, "all": 0xFFFF}
-
-# ---------------------------------------------------------------------------- types
-
-
-@irdl_attr_definition
-class PointerType(ParametrizedAttribute, TypeAttribute):
-    """``!tt.ptr<T>`` / ``!tt.ptr<T, addrspace>``; ``T`` may be a tensor (block pointer)."""
-
-    name = "tt.ptr"
-    pointee: Attribute
-    address_space: IntAttr
-
-    def __init__(self, pointee: Attribute, address_space: int = 1):
-        super().__init__(pointee, IntAttr(address_space))
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string("<")
-        printer.print_attribute(self.pointee)
-        if self.address_space.data != 1:
-            printer.print_string(f", {self.address_space.data}")
-        printer.print_string(">")
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser):
-        parser.parse_punctuation("<")
-        pointee = parser.parse_type()
-        space = 1
-        if parser.parse_optional_punctuation(",") is not None:
-            space = parser.parse_integer()
-        parser.parse_punctuation(">")
-        return (pointee, IntAttr(space))
-
-
-class OpaqueBodyAttr(ParametrizedAttribute):
-    """An attribute or type kept as the raw text of its ``<...>`` body.
-
-    Layouts and memory descriptors are opaque to ttopt's passes; keeping their text makes
-    the round trip exact, including alias references such as ``parent = #blocked``.
-    """
-
-    # the one parameter, `body: StringAttr`, is declared by `opaque_attr` on each subclass
-
-    def print_parameters(self, printer: Printer) -> None:
-        if self.body.data:
-            printer.print_string("<" + self.body.data + ">")
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser):
-        if parser._current_token.text == "<":  # noqa: SLF001
-            return (StringAttr(parser._parse_dialect_symbol_body()),)  # noqa: SLF001
-        return (StringAttr(""),)
-
-
-def opaque_attr(attr_name: str, is_type: bool = False) -> type[OpaqueBodyAttr]:
-    bases = (OpaqueBodyAttr, TypeAttribute) if is_type else (OpaqueBodyAttr,)
-    cls_name = "".join(p.capitalize() for p in attr_name.replace(".", "_").split("_"))
-    namespace = {"name": attr_name, "__annotations__": {"body": StringAttr}}
-    cls = type(cls_name + ("Type" if is_type else "Attr"), bases, namespace)
-    return irdl_attr_definition(cls)
-
-
-TensorDescType = opaque_attr("tt.tensordesc", is_type=True)
-register_pointer_type(PointerType)
-
-
-def i1_like(typ: Attribute) -> Attribute:
-    return with_element(typ, i1)
-
-
-def loaded_type(ptr_type: Attribute) -> Attribute:
-    """What ``tt.load`` of a pointer (tensor of pointers, block pointer) produces."""
-    if isinstance(ptr_type, TensorType) and isinstance(ptr_type.element_type, PointerType):
-        return with_element(ptr_type, ptr_type.element_type.pointee)
-    if isinstance(ptr_type, PointerType):
-        return ptr_type.pointee
-    raise ValueError(f"not a pointer type: {ptr_type}")
-
-
-def mask_type(ptr_type: Attribute) -> Attribute:
-    return i1_like(loaded_type(ptr_type) if isinstance(ptr_type, PointerType) else ptr_type)
-
-
-# ---------------------------------------------------------------------------- effects
-
-
-class LoadEffects(MemoryEffect):
-    """``tt.load``: reads; a volatile load also writes (as in Triton's ``getEffects``)."""
-
-    @classmethod
-    def get_effects(cls, op: Operation):
-        if _bool_prop(op, "isVolatile"):
-            return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
-        return {EffectInstance(MemoryEffectKind.READ)}
-
-
-class PureIfMarked(MemoryEffect):
-    """Inline asm and extern calls: none when ``pure = true``, else read and write."""
-
-    @classmethod
-    def get_effects(cls, op: Operation):
-        if _bool_prop(op, "pure"):
-            return set()
-        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
-
-
-class ReadWriteEffect(MemoryEffect):
-    @classmethod
-    def get_effects(cls, op: Operation):
-        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
-
-
-def _bool_prop(op: Operation, name: str) -> bool:
-    attr = op.properties.get(name) or op.attributes.get(name)
-    if isinstance(attr, IntegerAttr):
-        return bool(attr.value.data)
-    return isinstance(attr, UnitAttr)
+def _types(op: Operation) -> tuple[Attribute, Attribute]:
+    """(operand #0's type, result #0's type)."""
+    return operand_tuple(op)[0].type, _first(op.results).type
 
 
 # ---------------------------------------------------------------------------- load/store
 
 
-def _parse_cache_evict(parser: Parser, props: dict[str, Attribute]) -> None:
-    """The oilist ``cacheModifier = X`` / ``evictionPolicy = Y`` in either order."""
-    while True:
-        if parser.parse_optional_keyword("cacheModifier") is not None:
-            parser.parse_punctuation("=")
-            props["cache"] = int_attr(parse_keyword_enum(parser, CACHE_MODIFIER, "cache modifier"))
-        elif parser.parse_optional_keyword("evictionPolicy") is not None:
-            parser.parse_punctuation("=")
-            props["evict"] = int_attr(parse_keyword_enum(parser, EVICTION_POLICY, "eviction policy"))
-        else:
-            return
-
-
-def _print_cache_evict(op: TritonOp, printer: Printer) -> None:
-    cache = get_int(op, "cache", 1)
-    evict = get_int(op, "evict", 1)
-    if cache != 1:
-        printer.print_string(" cacheModifier = " + enum_name(CACHE_MODIFIER, cache))
-    if evict != 1:
-        printer.print_string(" evictionPolicy = " + enum_name(EVICTION_POLICY, evict))
-
-
 def _elide_defaults(op: TritonOp) -> set[str]:
+    """What a load/store's attr-dict leaves out: the clauses, and default values."""
     elide = {"cache", "evict"}
-    if not _bool_prop(op, "isVolatile"):
+    if not bool_prop(op, "isVolatile"):
         elide.add("isVolatile")
     bc = op.properties.get("boundaryCheck")
     if isinstance(bc, DenseArrayBase) and not bc.get_values():
@@ -336,8 +167,23 @@ def _elide_defaults(op: TritonOp) -> set[str]:
     return elide
 
 
-@irdl_op_definition
+def _enum_props(cache: int | None, evict: int | None) -> dict[str, Attribute]:
+    props: dict[str, Attribute] = {}
+    if cache is not None:
+        props["cache"] = int_attr(cache)
+    if evict is not None:
+        props["evict"] = int_attr(evict)
+    return props
+
+
+@irdl_triton_op
 class LoadOp(TritonOp):
+    """``tt.load %ptr (, %mask)? (, %other)? oilist(cacheModifier = X | evictionPolicy = Y)
+    attr-dict : type($ptr)``.
+
+    Hand-written: an oilist, and the result, mask and other types are inferred from the
+    pointer type (``TypesMatchWith``)."""
+
     name = "tt.load"
     ptr = operand_def(TTLoadPtr())
     mask = opt_operand_def(BoolLike())
@@ -351,6 +197,28 @@ class LoadOp(TritonOp):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = tt_traits(LoadEffects())
 
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+        other: SSAValue | Operation | None = None,
+        *,
+        cache: int | None = None,
+        evict: int | None = None,
+        is_volatile: bool = False,
+    ):
+        """``cache``/``evict``: values of ``CACHE_MODIFIER``/``EVICTION_POLICY`` (None: the
+        default, not stored)."""
+        ptr = SSAValue.get(ptr)
+        props = _enum_props(cache, evict)
+        if is_volatile:
+            props["isVolatile"] = BoolAttr.from_bool(True)
+        super().__init__(
+            operands=[ptr, mask, other],
+            result_types=[loaded_type(ptr.type)],
+            properties=props,
+        )
+
     # --- semantic accessors (defaults applied)
     @property
     def cache_modifier(self) -> int:
@@ -362,12 +230,12 @@ class LoadOp(TritonOp):
 
     @property
     def is_volatile(self) -> bool:
-        return _bool_prop(self, "isVolatile")
+        return bool_prop(self, "isVolatile")
 
     def verify_(self) -> None:
-        operands = self._operands
+        operands = operand_tuple(self)
         rt = _first(self.results).type
-        if not _pointee_matches(operands[0].type, rt):
+        if not pointee_matches(operands[0].type, rt):
             raise VerifyException("failed to verify that result matches ptr type")
         if len(operands) == 1:
             return
@@ -383,7 +251,7 @@ class LoadOp(TritonOp):
         if not 1 <= len(operands) <= 3:
             parser.raise_error("tt.load expects 1 to 3 operands (ptr, mask, other)")
         props: dict[str, Attribute] = {}
-        _parse_cache_evict(parser, props)
+        parse_cache_evict(parser, props)
         p2, attrs = cls.parse_attr_dict(parser)
         props.update(p2)
         parser.parse_punctuation(":")
@@ -403,14 +271,19 @@ class LoadOp(TritonOp):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_ssa_value)
-        _print_cache_evict(self, printer)
+        print_cache_evict(self, printer)
         self.print_attr_dict(printer, _elide_defaults(self))
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
 
 
-@irdl_op_definition
+@irdl_triton_op
 class StoreOp(TritonOp):
+    """``tt.store %ptr, %value (, %mask)? oilist(..) attr-dict : type($ptr)``.
+
+    Hand-written: an oilist, and the value and mask types are inferred from the pointer
+    type (``TypesMatchWith``)."""
+
     name = "tt.store"
     ptr = operand_def(TTLoadPtr())
     value = operand_def()
@@ -420,10 +293,21 @@ class StoreOp(TritonOp):
     evict = opt_prop_def(IntegerAttr)
     traits = tt_traits(MemoryWriteEffect())
 
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        value: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+        *,
+        cache: int | None = None,
+        evict: int | None = None,
+    ):
+        super().__init__(operands=[ptr, value, mask], properties=_enum_props(cache, evict))
+
     def verify_(self) -> None:
-        operands = self._operands
+        operands = operand_tuple(self)
         pt, vt = operands[0].type, operands[1].type
-        if not _pointee_matches(pt, vt):
+        if not pointee_matches(pt, vt):
             raise VerifyException("failed to verify that value type matches ptr type")
         if len(operands) > 2 and not i1_same_shape(vt, operands[2].type):
             raise VerifyException("failed to verify that mask type matches ptr type")
@@ -434,7 +318,7 @@ class StoreOp(TritonOp):
         if not 2 <= len(operands) <= 3:
             parser.raise_error("tt.store expects 2 or 3 operands (ptr, value, mask)")
         props: dict[str, Attribute] = {}
-        _parse_cache_evict(parser, props)
+        parse_cache_evict(parser, props)
         p2, attrs = cls.parse_attr_dict(parser)
         props.update(p2)
         parser.parse_punctuation(":")
@@ -451,7 +335,7 @@ class StoreOp(TritonOp):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_ssa_value)
-        _print_cache_evict(self, printer)
+        print_cache_evict(self, printer)
         self.print_attr_dict(printer, _elide_defaults(self))
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
@@ -460,8 +344,13 @@ class StoreOp(TritonOp):
 # ---------------------------------------------------------------------------- functions
 
 
-@irdl_op_definition
+@irdl_triton_op
 class FuncOp(TritonOp):
+    """``tt.func public @name(%a: T {attrs} ...) -> R attributes {..} { body }``.
+
+    Hand-written (Triton's ``hasCustomAssemblyFormat``): a function signature with its
+    region, xDSL's ``parse_func_op_like``/``print_func_op_like``."""
+
     name = "tt.func"
     body = region_def()
     sym_name = prop_def(StringAttr)
@@ -500,8 +389,6 @@ class FuncOp(TritonOp):
         (name, ins, outs, region, extra, arg_attrs, res_attrs) = parse_func_op_like(
             parser, reserved_attr_names=("sym_name", "function_type", "sym_visibility")
         )
-        from xdsl.dialects.builtin import FunctionType
-
         props: dict[str, Attribute] = {
             "sym_name": StringAttr(name),
             "function_type": FunctionType.from_lists(ins, outs),
@@ -536,10 +423,15 @@ class FuncOp(TritonOp):
         )
 
 
-@irdl_op_definition
-class ReturnOp(TypedReturnOp):
+@irdl_triton_op
+class ReturnOp(TritonOp):
     name = "tt.return"
+    srcs = var_operand_def()
     traits = tt_traits(Pure(), IsTerminator(), ReturnLike(), HasParent(FuncOp))
+    assembly_format = "attr-dict ($srcs^ `:` type($srcs))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
 
     def verify_(self) -> None:
         func = self.parent_op()
@@ -560,39 +452,7 @@ class ReturnOp(TypedReturnOp):
                 )
 
 
-class CalleeIsAFunction(SymbolUserOpInterface):
-    """``tt.call``'s ``verifySymbolUses``: the callee is a ``tt.func`` of the enclosing
-    symbol table, with the call's operand and result types."""
-
-    def verify(self, op: Operation) -> None:
-        callee = op.properties.get("callee")
-        if not isinstance(callee, SymbolRefAttr):
-            raise VerifyException("requires a 'callee' symbol reference attribute")
-        try:
-            fn = SymbolTable.lookup_symbol(op, callee)
-        except ValueError:
-            fn = None
-        name = callee.root_reference.data
-        if not isinstance(fn, FuncOp) or not isinstance(fn.function_type, FunctionType):
-            raise VerifyException(f"'{name}' does not reference a valid function")
-        ft = fn.function_type
-        inputs, outputs = ft.inputs.data, ft.outputs.data
-        if len(inputs) != len(op.operands):
-            raise VerifyException("incorrect number of operands for callee")
-        for i, (v, t) in enumerate(zip(op.operands, inputs)):
-            if not same(v.type, t):
-                raise VerifyException(
-                    f"operand type mismatch: expected operand type '{t}', but provided "
-                    f"'{v.type}' for operand number {i}"
-                )
-        if len(outputs) != len(op.results):
-            raise VerifyException("incorrect number of results for callee")
-        for i, (r, t) in enumerate(zip(op.results, outputs)):
-            if not same(r.type, t):
-                raise VerifyException(f"result type mismatch at index {i}")
-
-
-@irdl_op_definition
+@irdl_triton_op
 class CallOp(TritonOp):
     """``tt.call @f(%a) : (T) -> R``; the callee may do anything: unknown effects."""
 
@@ -600,30 +460,9 @@ class CallOp(TritonOp):
     ins = var_operand_def()
     outs = var_result_def()
     callee = prop_def()
+    irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(CalleeIsAFunction())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        callee = parser.parse_attribute()  # @symbol
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        values = resolve_all(parser, operands, list(ft.inputs.data))
-        props["callee"] = callee
-        return cls.build(values, list(ft.outputs.data), props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_attribute(self.callee)
-        printer.print_string("(")
-        printer.print_list(self.operands, printer.print_ssa_value)
-        printer.print_string(")")
-        self.print_attr_dict(printer, {"callee"})
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+    assembly_format = "$callee `(` $ins `)` attr-dict `:` functional-type($ins, $outs)"
 
 
 # ---------------------------------------------------------------------------- reduce / scan
@@ -703,9 +542,17 @@ def _verify_reduce_scan(op: TritonOp, return_op: type, scan: bool) -> None:
             )
 
 
-@irdl_op_definition
+def _reduced_type(t: Attribute, axis: int) -> Attribute:
+    """The type of ``t`` reduced along ``axis``: a scalar for a 1-D tensor."""
+    shape = t.get_shape()
+    if len(shape) == 1:
+        return t.element_type
+    return TensorType(t.element_type, shape[:axis] + shape[axis + 1 :], t.encoding)
+
+
+@irdl_triton_op
 class ReduceOp(TritonOp):
-    """Generic form only, as Triton prints it."""
+    """Generic form only, as Triton prints it (no ``assemblyFormat``)."""
 
     name = "tt.reduce"
     srcs = var_operand_def(TENSOR)
@@ -714,25 +561,49 @@ class ReduceOp(TritonOp):
     combineOp = region_def("single_block")
     traits = tt_traits(RecursiveMemoryEffect())  # as pure as its body
 
+    def __init__(
+        self,
+        srcs: Sequence[SSAValue | Operation],
+        axis: int,
+        combine: Region,
+        result_types: Sequence[Attribute] | None = None,
+    ):
+        """``result_types``: by default, each source's type reduced along ``axis`` (the
+        encoding kept: Triton's is a slice of it)."""
+        srcs = [SSAValue.get(s) for s in srcs]
+        if result_types is None:
+            result_types = [_reduced_type(s.type, axis) for s in srcs]
+        super().__init__(
+            operands=[srcs],
+            result_types=[result_types],
+            properties={"axis": int_attr(axis)},
+            regions=[combine],
+        )
+
     def verify_(self) -> None:
         _verify_reduce_scan(self, ReduceReturnOp, scan=False)
 
 
-@irdl_op_definition
-class ReduceReturnOp(TypedReturnOp):
+class _CombineReturnOp(TritonOp):
+    """``$result attr-dict : type($result)``: the terminator of a combine region."""
+
+    result = var_operand_def()
+    assembly_format = "$result attr-dict `:` type($result)"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+
+@irdl_triton_op
+class ReduceReturnOp(_CombineReturnOp):
     name = "tt.reduce.return"
     traits = tt_traits(Pure(), IsTerminator(), HasParent(ReduceOp))
 
-    def print(self, printer: Printer):  # `$result attr-dict : type($result)`
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_ssa_value)
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        print_types(printer, self.operand_types)
 
-
-@irdl_op_definition
+@irdl_triton_op
 class ScanOp(TritonOp):
+    """Generic form only, as Triton prints it (no ``assemblyFormat``)."""
+
     name = "tt.scan"
     srcs = var_operand_def(TENSOR)
     outs = var_result_def()
@@ -745,15 +616,16 @@ class ScanOp(TritonOp):
         _verify_reduce_scan(self, ScanReturnOp, scan=True)
 
 
-@irdl_op_definition
-class ScanReturnOp(TypedReturnOp):
+@irdl_triton_op
+class ScanReturnOp(_CombineReturnOp):
     name = "tt.scan.return"
     traits = tt_traits(Pure(), IsTerminator(), HasParent(ScanOp))
-    print = ReduceReturnOp.print
 
 
-@irdl_op_definition
+@irdl_triton_op
 class MapElementwiseOp(TritonOp):
+    """Generic form only, as Triton prints it (no ``assemblyFormat``)."""
+
     name = "tt.map_elementwise"
     srcs = var_operand_def()
     outs = var_result_def()
@@ -761,186 +633,200 @@ class MapElementwiseOp(TritonOp):
     traits = tt_traits(RecursiveMemoryEffect())  # as pure as its body
 
 
-@irdl_op_definition
-class MapElementwiseReturnOp(TypedReturnOp):
+@irdl_triton_op
+class MapElementwiseReturnOp(_CombineReturnOp):
     name = "tt.map_elementwise.return"
     traits = tt_traits(Pure(), IsTerminator())
-    print = ReduceReturnOp.print
 
 
 # ---------------------------------------------------------------------------- shape ops
+# ArrowOp's format, `$src attr-dict : type($src) -> type($result)`; the reader's fast path
+# builds them (ttopt.ir.fast_ops)
 
 
-def _arrow(op_name: str, base=ArrowOp, **extra):
-    cls = type(
-        "".join(p.capitalize() for p in op_name.replace("tt.", "").split("_")) + "Op",
-        (base,),
-        {"name": op_name, "traits": tt_traits(Pure()), **extra},
-    )
-    return irdl_op_definition(cls)
+@irdl_triton_op
+class SplatOp(ArrowOp):
+    name = "tt.splat"
+    result = result_def(TENSOR)
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        s, r = _types(self)
+        se = s.element_type if type(s) is TensorType else s
+        if se is not r.element_type:  # (the result is a tensor: its constraint comes first)
+            require_same_element_type(s, r)
+        if type(s) is TensorType:
+            require_same_encoding(s, r)
 
 
-def _types(op: Operation) -> tuple[Attribute, Attribute]:
-    return op._operands[0].type, _first(op.results).type
+@irdl_triton_op
+class UnsplatOp(ArrowOp):
+    name = "tt.unsplat"
+    traits = tt_traits(Pure())
 
 
-def _same_element_type(s: Attribute, r: Attribute) -> None:
-    if not same(element_type(s), element_type(r)):
-        raise VerifyException("requires the same element type for all operands and results")
+@irdl_triton_op
+class BroadcastOp(ArrowOp):
+    name = "tt.broadcast"
+    src = operand_def(TENSOR)
+    result = result_def(TENSOR)
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        s, r = _types(self)
+        if s.element_type is not r.element_type:
+            require_same_element_type(s, r)
+        if s.encoding is not r.encoding:
+            require_same_encoding(s, r)
+        ss, rs = shape_of(s), shape_of(r)
+        if len(ss) != len(rs):
+            raise VerifyException("rank of source must be same as rank of result")
+        for i, (a, b) in enumerate(zip(ss, rs)):
+            if a != 1 and a != b:
+                raise VerifyException(
+                    f"Different dimensions at index {i} between source and result. "
+                    "Broadcast requires the source dimension to be 1."
+                )
 
 
-def _same_encoding(s: Attribute, r: Attribute) -> None:
-    if not same_encoding(s, r):
-        raise VerifyException("requires the same encoding for all operands and results")
+@irdl_triton_op
+class ExpandDimsOp(ArrowOp):
+    name = "tt.expand_dims"
+    src = operand_def(TENSOR)
+    result = result_def(TENSOR)
+    axis = prop_def(IntegerAttr)
+    traits = tt_traits(Pure())
+
+    def __init__(
+        self, src: SSAValue | Operation, axis: int, result_type: Attribute | None = None
+    ):
+        """``result_type``: by default, the source's type with a 1 inserted at ``axis`` and
+        its encoding (in TTGIR, give the result's: a slice layout's parent)."""
+        src = SSAValue.get(src)
+        if result_type is None:
+            t = src.type
+            shape = t.get_shape()
+            result_type = TensorType(
+                t.element_type, shape[:axis] + (1,) + shape[axis:], t.encoding
+            )
+        super().__init__(src, result_type, {"axis": int_attr(axis)})
+
+    def verify_(self) -> None:
+        s, r = _types(self)
+        if s.element_type is not r.element_type:
+            require_same_element_type(s, r)
+        axis = self.properties["axis"].value.data
+        ss = shape_of(s)
+        if 0 <= axis <= len(ss):  # (outside, Triton's own inference is undefined: not checked)
+            if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
+                require_inferred_shape(ss[:axis] + (1,) + ss[axis:], r)
 
 
-def _elementwise_shapes(*types: Attribute) -> None:
-    """Triton's ``Elementwise`` + ``SameOperandsAndResultShape`` for one-value ops: scalars
-    only, or tensors of one shape."""
-    shapes = {t.get_shape() if isinstance(t, TensorType) else None for t in types}
-    if len(shapes) > 1:
-        raise VerifyException("all non-scalar operands/results must have the same shape")
+@irdl_triton_op
+class BitcastOp(ArrowOp):
+    name = "tt.bitcast"
+    traits = tt_traits(Pure())
 
-
-def _inferred_shape(want: tuple[int, ...], rt: Attribute) -> None:
-    if shape_of(rt) != want:
-        raise VerifyException(
-            f"inferred type(s) with shape {list(want)} are incompatible with return type(s) "
-            f"of operation '{rt}'"
-        )
-
-
-def _verify_splat(op: Operation) -> None:
-    s, r = op._operands[0].type, _first(op.results).type  # noqa: SLF001
-    se = s.element_type if type(s) is TensorType else s
-    if se is not r.element_type:  # (the result is a tensor: its constraint comes first)
-        _same_element_type(s, r)
-    if type(s) is TensorType:
-        _same_encoding(s, r)
-
-
-def _verify_broadcast(op: Operation) -> None:
-    s, r = op._operands[0].type, _first(op.results).type  # noqa: SLF001
-    if s.element_type is not r.element_type:
-        _same_element_type(s, r)
-    if s.encoding is not r.encoding:
-        _same_encoding(s, r)
-    ss, rs = shape_of(s), shape_of(r)
-    if len(ss) != len(rs):
-        raise VerifyException("rank of source must be same as rank of result")
-    for i, (a, b) in enumerate(zip(ss, rs)):
-        if a != 1 and a != b:
+    def verify_(self) -> None:
+        s, r = _types(self)
+        require_elementwise_shapes(s, r)
+        require_same_encoding(s, r)
+        bs, br = bit_width(element_type(s)), bit_width(element_type(r))
+        if bs is not None and br is not None and bs != br:
             raise VerifyException(
-                f"Different dimensions at index {i} between source and result. "
-                "Broadcast requires the source dimension to be 1."
+                f"Cannot bitcast data-type of size {bs} to data-type of size {br}"
             )
 
 
-def _verify_expand_dims(op: Operation) -> None:
-    s, r = op._operands[0].type, _first(op.results).type  # noqa: SLF001
-    if s.element_type is not r.element_type:
-        _same_element_type(s, r)
-    axis = op.properties["axis"].value.data
-    ss = shape_of(s)
-    if 0 <= axis <= len(ss):  # (outside, Triton's own inference is undefined: not checked)
-        if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
-            _inferred_shape(ss[:axis] + (1,) + ss[axis:], r)
+class _IntPtrCastOp(ArrowOp):
+    """``tt.int_to_ptr`` / ``tt.ptr_to_int``: elementwise, same encoding."""
+
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        s, r = _types(self)
+        require_elementwise_shapes(s, r)
+        require_same_encoding(s, r)
 
 
-def _verify_bitcast(op: Operation) -> None:
-    s, r = _types(op)
-    _elementwise_shapes(s, r)
-    _same_encoding(s, r)
-    bs, br = bit_width(element_type(s)), bit_width(element_type(r))
-    if bs is not None and br is not None and bs != br:
-        raise VerifyException(f"Cannot bitcast data-type of size {bs} to data-type of size {br}")
+@irdl_triton_op
+class IntToPtrOp(_IntPtrCastOp):
+    name = "tt.int_to_ptr"
+    src = operand_def(TTI64Like())
+    result = result_def(TTPtrLike())
 
 
-def _verify_int_ptr_cast(op: Operation) -> None:
-    s, r = _types(op)
-    _elementwise_shapes(s, r)
-    _same_encoding(s, r)
+@irdl_triton_op
+class PtrToIntOp(_IntPtrCastOp):
+    name = "tt.ptr_to_int"
+    src = operand_def(TTPtrLike())
+    result = result_def(TTI64Like())
 
 
-def _verify_trans(op: Operation) -> None:
-    s, r = _types(op)
-    _same_element_type(s, r)
-    order = list(op.properties["order"].get_values())
-    ss = s.get_shape()
-    if len(order) != len(ss):
-        raise VerifyException("order must have the same size as the source tensor")
-    if sorted(order) != list(range(len(ss))):
-        raise VerifyException("order must be a permutation of 0..n-1")
-    if tuple(ss[i] for i in order) != r.get_shape():
-        raise VerifyException("result shape must match the permutation of the source shape")
+@irdl_triton_op
+class TransOp(ArrowOp):
+    name = "tt.trans"
+    src = operand_def(TENSOR)
+    result = result_def(TENSOR)
+    order = prop_def(DenseArrayBase)
+    traits = tt_traits(Pure())
+
+    def __init__(
+        self, src: SSAValue | Operation, order: Sequence[int], result_type: Attribute | None = None
+    ):
+        """``result_type``: by default, the source's shape permuted by ``order``, its
+        encoding kept (in TTGIR, give the result's)."""
+        src = SSAValue.get(src)
+        if result_type is None:
+            t = src.type
+            shape = t.get_shape()
+            result_type = TensorType(t.element_type, [shape[i] for i in order], t.encoding)
+        super().__init__(src, result_type, {"order": i32_array(order)})
+
+    def verify_(self) -> None:
+        s, r = _types(self)
+        require_same_element_type(s, r)
+        order = list(self.properties["order"].get_values())
+        ss = s.get_shape()
+        if len(order) != len(ss):
+            raise VerifyException("order must have the same size as the source tensor")
+        if sorted(order) != list(range(len(ss))):
+            raise VerifyException("order must be a permutation of 0..n-1")
+        if tuple(ss[i] for i in order) != r.get_shape():
+            raise VerifyException("result shape must match the permutation of the source shape")
 
 
-def _tensor_io() -> dict:
-    return {"src": operand_def(TENSOR), "result": result_def(TENSOR)}
+@irdl_triton_op
+class ReshapeOp(ArrowOp):
+    name = "tt.reshape"
+    src = operand_def(TENSOR)
+    result = result_def(TENSOR)
+    allow_reorder = opt_prop_def(UnitAttr)
+    efficient_layout = opt_prop_def(UnitAttr)
+    traits = tt_traits(Pure())
+    assembly_format = (
+        "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? "
+        "attr-dict `:` type($src) `->` type($result)"
+    )
 
-SplatOp = _arrow("tt.splat", result=result_def(TENSOR), verify_=_verify_splat)
-UnsplatOp = _arrow("tt.unsplat")
-BroadcastOp = _arrow("tt.broadcast", **_tensor_io(), verify_=_verify_broadcast)
-ExpandDimsOp = _arrow(
-    "tt.expand_dims", **_tensor_io(), axis=prop_def(IntegerAttr), verify_=_verify_expand_dims
-)
-BitcastOp = _arrow("tt.bitcast", verify_=_verify_bitcast)
-IntToPtrOp = _arrow(
-    "tt.int_to_ptr", src=operand_def(TTI64Like()), result=result_def(TTPtrLike()),
-    verify_=_verify_int_ptr_cast,
-)
-PtrToIntOp = _arrow(
-    "tt.ptr_to_int", src=operand_def(TTPtrLike()), result=result_def(TTI64Like()),
-    verify_=_verify_int_ptr_cast,
-)
-TransOp = _arrow(
-    "tt.trans", **_tensor_io(), order=prop_def(DenseArrayBase), verify_=_verify_trans
-)
-
-
-class _ReshapeBase(ArrowOp):
-    @classmethod
-    def _parse_middle(cls, parser: Parser):
-        props: dict[str, Attribute] = {}
-        for kw in ("allow_reorder", "efficient_layout"):
-            if parser.parse_optional_keyword(kw) is not None:
-                props[kw] = UnitAttr()
-        return props, {}
-
-    def _print_middle(self, printer: Printer) -> set[str]:
-        for kw in ("allow_reorder", "efficient_layout"):
-            if kw in self.properties:
-                printer.print_string(" " + kw)
-        return {"allow_reorder", "efficient_layout"}
+    def verify_(self) -> None:
+        s, r = _types(self)
+        require_same_element_type(s, r)
+        ns = nr = 1
+        for d in s.get_shape():
+            ns *= d
+        for d in r.get_shape():
+            nr *= d
+        if ns != nr:
+            raise VerifyException("number of src and dst elements of reshape must be the same")
+        if (encoding_of(s) is None) != (encoding_of(r) is None):
+            raise VerifyException(
+                "Op requires that either (a) src and dst both have encodings, or (b) neither "
+                "does."
+            )
 
 
-def _verify_reshape(op: Operation) -> None:
-    s, r = _types(op)
-    _same_element_type(s, r)
-    ns = nr = 1
-    for d in s.get_shape():
-        ns *= d
-    for d in r.get_shape():
-        nr *= d
-    if ns != nr:
-        raise VerifyException("number of src and dst elements of reshape must be the same")
-    if (encoding_of(s) is None) != (encoding_of(r) is None):
-        raise VerifyException(
-            "Op requires that either (a) src and dst both have encodings, or (b) neither does."
-        )
-
-
-ReshapeOp = _arrow(
-    "tt.reshape",
-    _ReshapeBase,
-    **_tensor_io(),
-    allow_reorder=opt_prop_def(UnitAttr),
-    efficient_layout=opt_prop_def(UnitAttr),
-    verify_=_verify_reshape,
-)
-
-
-@irdl_op_definition
+@irdl_triton_op
 class FpToFpOp(TritonOp):
     """``tt.fp_to_fp %x attr-dict (, rounding = rtne)? : T -> U``."""
 
@@ -949,43 +835,27 @@ class FpToFpOp(TritonOp):
     result = result_def(TTFloatLike())
     rounding = opt_prop_def(IntegerAttr)
     traits = tt_traits(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (RoundingMode,)
+    assembly_format = (
+        "$src attr-dict (`,` `rounding` `=` custom<RoundingMode>($rounding)^)? "
+        "`:` type($src) `->` type($result)"
+    )
 
     def verify_(self) -> None:
         s, r = _types(self)
-        _elementwise_shapes(s, r)
-        _same_encoding(s, r)
+        require_elementwise_shapes(s, r)
+        require_same_encoding(s, r)
         bs, br = bit_width(element_type(s)), bit_width(element_type(r))
         if bs is not None and br is not None and br < bs and self.rounding is None:
             raise VerifyException("Rounding mode is required for FP downcast")
 
-    @classmethod
-    def parse(cls, parser: Parser):
-        x = parser.parse_unresolved_operand()
-        props, attrs = cls.parse_attr_dict(parser)
-        if parser.parse_optional_punctuation(",") is not None:
-            parser.parse_keyword("rounding")
-            parser.parse_punctuation("=")
-            props["rounding"] = int_attr(parse_keyword_enum(parser, ROUNDING_MODE, "rounding mode"))
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        return cls.build([parser.resolve_operand(x, t)], [r], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_ssa_value(self.src)
-        self.print_attr_dict(printer, {"rounding"})
-        if self.rounding is not None:
-            printer.print_string(", rounding = " + enum_name(ROUNDING_MODE, self.rounding.value.data))
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-
 
 class _TwoToOne(TritonOp):
-    """``op %a, %b attr-dict : type($a) -> type($result)`` (join, cat)."""
+    """``op %a, %b attr-dict : type($a) -> type($result)`` (join, cat).
+
+    Hand-written: ``$b``'s type is ``$a``'s (``SameTypeOperands``), which xDSL's format
+    infers only through a constraint variable, whose message is not MLIR's."""
 
     lhs = operand_def(TENSOR)
     rhs = operand_def(TENSOR)
@@ -996,9 +866,9 @@ class _TwoToOne(TritonOp):
         a, b = self.operands
         if not same(a.type, b.type):
             raise VerifyException("requires all operands to have the same type")
-        _same_element_type(a.type, _first(self.results).type)
+        require_same_element_type(a.type, _first(self.results).type)
         if self.name == "tt.join":
-            _inferred_shape(a.type.get_shape() + (2,), _first(self.results).type)
+            require_inferred_shape(a.type.get_shape() + (2,), _first(self.results).type)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1022,19 +892,21 @@ class _TwoToOne(TritonOp):
         printer.print_attribute(self.result.type)
 
 
-@irdl_op_definition
+@irdl_triton_op
 class JoinOp(_TwoToOne):
     name = "tt.join"
 
 
-@irdl_op_definition
+@irdl_triton_op
 class CatOp(_TwoToOne):
     name = "tt.cat"
 
 
-@irdl_op_definition
+@irdl_triton_op
 class SplitOp(TritonOp):
-    """``%l, %r = tt.split %x : T -> U`` (two results of type U)."""
+    """``%l, %r = tt.split %x : T -> U`` (two results of type U).
+
+    Hand-written: ``$outRHS``'s type is ``$outLHS``'s (``TypesMatchWith``)."""
 
     name = "tt.split"
     src = operand_def(TENSOR)
@@ -1048,8 +920,8 @@ class SplitOp(TritonOp):
         if not shape or shape[-1] != 2:
             raise VerifyException("last dimension of input tensor must be 2")
         for r in self.results:
-            _same_element_type(s, r.type)
-            _inferred_shape(shape[:-1], r.type)
+            require_same_element_type(s, r.type)
+            require_inferred_shape(shape[:-1], r.type)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1071,9 +943,11 @@ class SplitOp(TritonOp):
         printer.print_attribute(self.outLHS.type)
 
 
-@irdl_op_definition
+@irdl_triton_op
 class HistogramOp(TritonOp):
-    """``tt.histogram %x (, %mask)? : T -> U``."""
+    """``tt.histogram %x (, %mask)? : T -> U``.
+
+    Hand-written: the mask type is inferred from the source type (``TypesMatchWith``)."""
 
     name = "tt.histogram"
     src = operand_def()
@@ -1102,9 +976,12 @@ class HistogramOp(TritonOp):
         printer.print_attribute(self.result.type)
 
 
-@irdl_op_definition
+@irdl_triton_op
 class AddPtrOp(TritonOp):
-    """``tt.addptr %p, %off : PT, OT`` (result type = PT)."""
+    """``tt.addptr %p, %off : PT, OT`` (result type = PT).
+
+    Hand-written: the pointer's type is the result's (``TypesMatchWith``).  The reader's
+    fast path builds most of them."""
 
     name = "tt.addptr"
     ptr = operand_def(TTPtrLike())
@@ -1112,8 +989,12 @@ class AddPtrOp(TritonOp):
     result = result_def(TTPtrLike())
     traits = tt_traits(Pure())
 
+    def __init__(self, ptr: SSAValue | Operation, offset: SSAValue | Operation):
+        ptr = SSAValue.get(ptr)
+        super().__init__(operands=[ptr, offset], result_types=[ptr.type])
+
     def verify_(self) -> None:
-        p, o = self._operands
+        p, o = operand_tuple(self)
         pt, ot = p.type, o.type
         if not same(_first(self.results).type, pt):
             raise VerifyException("failed to verify that result type matches ptr type")
@@ -1155,28 +1036,12 @@ class AddPtrOp(TritonOp):
         printer.print_attribute(self.offset.type)
 
 
-def _parse_bracket_operands(parser: Parser):
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-    )
-
-
-def _print_bracket_operands(printer: Printer, values) -> None:
-    printer.print_string("[")
-    printer.print_list(values, printer.print_ssa_value)
-    printer.print_string("]")
-
-
-def _parse_maybe_unqualified(parser: Parser, cls):
-    """A type printed with or without its ``!dialect.name`` prefix."""
-    if parser._current_token.text == "<":  # noqa: SLF001
-        return cls.new(cls.parse_parameters(parser))
-    return parser.parse_type()
-
-
-@irdl_op_definition
+@irdl_triton_op
 class AdvanceOp(TritonOp):
-    """``tt.advance %p, [%o1, %o2] : <tensor<...>>`` (block pointer printed unqualified)."""
+    """``tt.advance %p, [%o1, %o2] : <tensor<...>>``.
+
+    Hand-written: the block pointer type is printed unqualified (xDSL's ``type(...)``
+    always prints ``!tt.ptr``), and ``$ptr``'s type is the result's."""
 
     name = "tt.advance"
     ptr = operand_def()
@@ -1188,10 +1053,10 @@ class AdvanceOp(TritonOp):
     def parse(cls, parser: Parser):
         p = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        offs = _parse_bracket_operands(parser)
+        offs = parse_bracket_operands(parser)
         props, attrs = cls.parse_attr_dict(parser)
         parser.parse_punctuation(":")
-        t = _parse_maybe_unqualified(parser, PointerType)
+        t = parse_maybe_unqualified(parser, PointerType)
         values = resolve_all(parser, [p, *offs], [t] + [i32] * len(offs))
         return cls.build(values, [t], props, attrs)
 
@@ -1199,15 +1064,18 @@ class AdvanceOp(TritonOp):
         printer.print_string(" ")
         printer.print_ssa_value(self.ptr)
         printer.print_string(", ")
-        _print_bracket_operands(printer, self.offsets)
+        print_bracket_operands(printer, self.offsets)
         self.print_attr_dict(printer)
         printer.print_string(" : ")
         self.result.type.print_parameters(printer)
 
 
-@irdl_op_definition
+@irdl_triton_op
 class MakeTensorPtrOp(TritonOp):
-    """``tt.make_tensor_ptr %base, [shape], [strides], [offsets] {order} : <tensor<..>>``."""
+    """``tt.make_tensor_ptr %base, [shape], [strides], [offsets] {order} : <tensor<..>>``.
+
+    Hand-written: the block pointer type is printed unqualified, and ``$base``'s type is
+    derived from it (``TypesMatchWith``)."""
 
     name = "tt.make_tensor_ptr"
     base = operand_def()
@@ -1223,14 +1091,14 @@ class MakeTensorPtrOp(TritonOp):
     def parse(cls, parser: Parser):
         b = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        shape = _parse_bracket_operands(parser)
+        shape = parse_bracket_operands(parser)
         parser.parse_punctuation(",")
-        strides = _parse_bracket_operands(parser)
+        strides = parse_bracket_operands(parser)
         parser.parse_punctuation(",")
-        offsets = _parse_bracket_operands(parser)
+        offsets = parse_bracket_operands(parser)
         props, attrs = cls.parse_attr_dict(parser)
         parser.parse_punctuation(":")
-        t = _parse_maybe_unqualified(parser, PointerType)
+        t = parse_maybe_unqualified(parser, PointerType)
         if not isinstance(t, PointerType) or not isinstance(t.pointee, TensorType):
             parser.raise_error("tt.make_tensor_ptr expects a block pointer type")
         base_t = PointerType(t.pointee.element_type, t.address_space.data)
@@ -1246,36 +1114,34 @@ class MakeTensorPtrOp(TritonOp):
         printer.print_ssa_value(self.base)
         for group in (self.shape, self.strides, self.offsets):
             printer.print_string(", ")
-            _print_bracket_operands(printer, group)
+            print_bracket_operands(printer, group)
         self.print_attr_dict(printer)
         printer.print_string(" : ")
         self.result.type.print_parameters(printer)
 
 
-class _NoOperandTypedOp(TritonOp):
-    """``op attr-dict : T``."""
+@irdl_triton_op
+class MakeRangeOp(TritonOp):
+    """``tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>``."""
 
-    result = result_def()
-    traits = tt_traits(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        return cls.build([], [parser.parse_type()], props, attrs)
-
-    def print(self, printer: Printer):
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
-
-@irdl_op_definition
-class MakeRangeOp(_NoOperandTypedOp):
     name = "tt.make_range"
     start = prop_def(IntegerAttr)
     end = prop_def(IntegerAttr)
     result = result_def(TENSOR)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = tt_traits(Pure())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, start: int, end: int, encoding: Attribute | None = None):
+        """``tensor<(end - start)xi32, encoding>``."""
+        typ = (
+            TensorType(i32, [end - start])
+            if encoding is None
+            else TensorType(i32, [end - start], encoding)
+        )
+        super().__init__(
+            result_types=[typ], properties={"start": int_attr(start), "end": int_attr(end)}
+        )
 
     def verify_(self) -> None:
         props = self.properties
@@ -1305,52 +1171,59 @@ class MakeRangeOp(_NoOperandTypedOp):
 class _ProgramDimOp(TritonOp):
     """``op x : i32``."""
 
-    result = result_def(ExactType(i32, "32-bit signless integer"))
+    result = result_def(I32)
     axis = prop_def(IntegerAttr)
     traits = tt_traits(Pure())
+    custom_directives = (ProgramDim,)
+    assembly_format = "custom<ProgramDim>($axis) attr-dict `:` type($result)"
 
-    @classmethod
-    def parse(cls, parser: Parser):
-        axis = parse_keyword_enum(parser, PROGRAM_DIM, "program dimension")
-        props, attrs = cls.parse_attr_dict(parser)
-        props["axis"] = int_attr(axis)
-        parser.parse_punctuation(":")
-        return cls.build([], [parser.parse_type()], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" " + enum_name(PROGRAM_DIM, self.axis.value.data))
-        self.print_attr_dict(printer, {"axis"})
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    def __init__(self, axis: int):
+        """``axis``: 0, 1, 2 (x, y, z)."""
+        super().__init__(result_types=[i32], properties={"axis": int_attr(axis)})
 
 
-@irdl_op_definition
+@irdl_triton_op
 class GetProgramIdOp(_ProgramDimOp):
     name = "tt.get_program_id"
 
 
-@irdl_op_definition
+@irdl_triton_op
 class GetNumProgramsOp(_ProgramDimOp):
     name = "tt.get_num_programs"
 
 
-def _same(op_name: str, base, kind):
-    cls = type(
-        "".join(p.capitalize() for p in op_name.replace("tt.", "").split("_")) + "Op",
-        (base,),
-        {"name": op_name, "traits": tt_traits(Pure()), **same_type_defs(kind)},
-    )
-    return irdl_op_definition(cls)
+# SameTypeOp's hand-written `$x, $y attr-dict : type($x)` (see families.SameTypeOp)
 
 
-MulhiUIOp = _same("tt.mulhiui", BinaryOp, TTIntLike())
-PreciseDivfOp = _same("tt.precise_divf", BinaryOp, TTFloatLike())
-PreciseSqrtOp = _same("tt.precise_sqrt", UnaryOp, TTFloatLike())
+@irdl_triton_op
+class MulhiUIOp(BinaryOp):
+    name = "tt.mulhiui"
+    ins = var_operand_def(TTIntLike())
+    result = result_def(TTIntLike())
+    traits = tt_traits(Pure())
 
 
-@irdl_op_definition
+@irdl_triton_op
+class PreciseDivfOp(BinaryOp):
+    name = "tt.precise_divf"
+    ins = var_operand_def(TTFloatLike())
+    result = result_def(TTFloatLike())
+    traits = tt_traits(Pure())
+
+
+@irdl_triton_op
+class PreciseSqrtOp(UnaryOp):
+    name = "tt.precise_sqrt"
+    ins = var_operand_def(TTFloatLike())
+    result = result_def(TTFloatLike())
+    traits = tt_traits(Pure())
+
+
+@irdl_triton_op
 class ClampFOp(TritonOp):
-    """``tt.clampf %x, %lo, %hi, propagateNan = none : T``."""
+    """``tt.clampf %x, %lo, %hi, propagateNan = none : T``.
+
+    Hand-written: the operand types are the result's (``SameOperandsAndResultType``)."""
 
     name = "tt.clampf"
     x = operand_def(TTFloatLike())
@@ -1393,7 +1266,10 @@ class ClampFOp(TritonOp):
 
 
 class DotLikeOp(TritonOp):
-    """``op %a, %b, %c (, inputPrecision = P)? attr-dict : A * B -> D``."""
+    """``op %a, %b, %c (, inputPrecision = P)? attr-dict : A * B -> D``.
+
+    Hand-written: ``$c``'s type is ``$d``'s (``TypesMatchWith``), and ``ttng``'s variant
+    takes an optional ``i1`` operand in the same comma list."""
 
     a = operand_def()
     b = operand_def()
@@ -1446,7 +1322,7 @@ class DotLikeOp(TritonOp):
         printer.print_attribute(self.d.type)
 
 
-@irdl_op_definition
+@irdl_triton_op
 class DotOp(DotLikeOp):
     name = "tt.dot"
     traits = tt_traits(Pure())
@@ -1465,7 +1341,7 @@ class DotOp(DotLikeOp):
 # ---------------------------------------------------------------------------- atomics
 
 
-@irdl_op_definition
+@irdl_triton_op
 class AtomicRMWOp(TritonOp):
     name = "tt.atomic_rmw"
     ptr = operand_def()
@@ -1475,39 +1351,17 @@ class AtomicRMWOp(TritonOp):
     atomic_rmw_op = prop_def(IntegerAttr)
     sem = prop_def(IntegerAttr)
     scope = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        props: dict[str, Attribute] = {}
-        props["atomic_rmw_op"] = int_attr(parse_keyword_enum(parser, RMW_OP, "atomic op"))
-        parser.parse_punctuation(",")
-        props["sem"] = int_attr(parse_keyword_enum(parser, MEM_SEMANTIC, "memory semantic"))
-        parser.parse_punctuation(",")
-        props["scope"] = int_attr(parse_keyword_enum(parser, MEM_SYNC_SCOPE, "scope"))
-        parser.parse_punctuation(",")
-        ops = parse_operand_list(parser)
-        p2, attrs = cls.parse_attr_dict(parser)
-        props.update(p2)
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        return cls.build(
-            resolve_all(parser, ops, list(ft.inputs.data)), list(ft.outputs.data), props, attrs
-        )
-
-    def print(self, printer: Printer):
-        printer.print_string(
-            f" {enum_name(RMW_OP, self.atomic_rmw_op.value.data)},"
-            f" {enum_name(MEM_SEMANTIC, self.sem.value.data)},"
-            f" {enum_name(MEM_SYNC_SCOPE, self.scope.value.data)}, "
-        )
-        printer.print_list(self.operands, printer.print_ssa_value)
-        self.print_attr_dict(printer, {"atomic_rmw_op", "sem", "scope"})
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+    custom_directives = (RMWOp, MemSemantic, MemSyncScope)
+    assembly_format = (
+        "custom<RMWOp>($atomic_rmw_op) `,` custom<MemSemantic>($sem) `,` "
+        "custom<MemSyncScope>($scope) `,` $ptr `,` $val (`,` $mask^)? attr-dict `:` "
+        "functional-type(operands, $result)"
+    )
 
 
-@irdl_op_definition
+@irdl_triton_op
 class AtomicCASOp(TritonOp):
     name = "tt.atomic_cas"
     ptr = operand_def()
@@ -1516,39 +1370,19 @@ class AtomicCASOp(TritonOp):
     result = result_def()
     sem = prop_def(IntegerAttr)
     scope = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        props: dict[str, Attribute] = {}
-        props["sem"] = int_attr(parse_keyword_enum(parser, MEM_SEMANTIC, "memory semantic"))
-        parser.parse_punctuation(",")
-        props["scope"] = int_attr(parse_keyword_enum(parser, MEM_SYNC_SCOPE, "scope"))
-        parser.parse_punctuation(",")
-        ops = parse_operand_list(parser)
-        p2, attrs = cls.parse_attr_dict(parser)
-        props.update(p2)
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        return cls.build(
-            resolve_all(parser, ops, list(ft.inputs.data)), list(ft.outputs.data), props, attrs
-        )
-
-    def print(self, printer: Printer):
-        printer.print_string(
-            f" {enum_name(MEM_SEMANTIC, self.sem.value.data)},"
-            f" {enum_name(MEM_SYNC_SCOPE, self.scope.value.data)}, "
-        )
-        printer.print_list(self.operands, printer.print_ssa_value)
-        self.print_attr_dict(printer, {"sem", "scope"})
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+    custom_directives = (MemSemantic, MemSyncScope)
+    assembly_format = (
+        "custom<MemSemantic>($sem) `,` custom<MemSyncScope>($scope) `,` $ptr `,` $cmp `,` "
+        "$val attr-dict `:` functional-type(operands, $result)"
+    )
 
 
 # ---------------------------------------------------------------------------- debug ops
 
 
-@irdl_op_definition
+@irdl_triton_op
 class AssertOp(TritonOp):
     """``tt.assert %c, "msg" : T``: writes (device-side assert), like Triton declares."""
 
@@ -1557,30 +1391,12 @@ class AssertOp(TritonOp):
         BoolLike("1-bit signless integer or tensor of 1-bit signless integer values")
     )
     message = prop_def(StringAttr)
+    irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(MemoryWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        c = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        msg = parser.parse_str_literal()
-        props, attrs = cls.parse_attr_dict(parser)
-        props["message"] = StringAttr(msg)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.build([parser.resolve_operand(c, t)], [], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_ssa_value(self.condition)
-        printer.print_string(", ")
-        printer.print_string_literal(self.message.data)
-        self.print_attr_dict(printer, {"message"})
-        printer.print_string(" : ")
-        printer.print_attribute(self.condition.type)
+    assembly_format = "$condition `,` $message attr-dict `:` type($condition)"
 
 
-@irdl_op_definition
+@irdl_triton_op
 class PrintOp(TritonOp):
     """``tt.print "prefix" {hex, isSigned} : %a, %b : T1, T2``: writes."""
 
@@ -1589,35 +1405,15 @@ class PrintOp(TritonOp):
     prefix = prop_def(StringAttr)
     hex = prop_def(BoolAttr)
     isSigned = prop_def(DenseArrayBase)
+    irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(MemoryWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        prefix = parser.parse_str_literal()
-        props, attrs = cls.parse_attr_dict(parser)
-        props["prefix"] = StringAttr(prefix)
-        values = []
-        if parser.parse_optional_punctuation(":") is not None:
-            ops = parse_operand_list(parser)
-            parser.parse_punctuation(":")
-            values = resolve_all(parser, ops, parse_type_list(parser))
-        return cls.build(values, [], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_string_literal(self.prefix.data)
-        self.print_attr_dict(printer, {"prefix"})
-        if self.args:
-            printer.print_string(" : ")
-            printer.print_list(self.args, printer.print_ssa_value)
-            printer.print_string(" : ")
-            print_types(printer, (a.type for a in self.args))
+    assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"
 
 
 # ---------------------------------------------------------------------------- misc
 
 
-@irdl_op_definition
+@irdl_triton_op
 class GatherOp(TritonOp):
     """``tt.gather %src[%idx] {axis} : (S, I) -> R``."""
 
@@ -1626,7 +1422,9 @@ class GatherOp(TritonOp):
     indices = operand_def(TENSOR)
     result = result_def(TENSOR)
     axis = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(Pure())
+    assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
 
     def verify_(self) -> None:  # GatherOp::verify
         src, idx = (v.type for v in self.operands)
@@ -1648,37 +1446,14 @@ class GatherOp(TritonOp):
                     f"indices dimension {dim} must match the corresponding input dimension"
                 )
 
-    @classmethod
-    def parse(cls, parser: Parser):
-        s = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        i = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        return cls.build(
-            resolve_all(parser, [s, i], list(ft.inputs.data)), list(ft.outputs.data), props, attrs
-        )
 
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_ssa_value(self.src)
-        printer.print_string("[")
-        printer.print_ssa_value(self.indices)
-        printer.print_string("]")
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
-
-
-@irdl_op_definition
+@irdl_triton_op
 class ExternElementwiseOp(FunctionalTypeOp):
     name = "tt.extern_elementwise"
     traits = tt_traits(PureIfMarked())
 
 
-@irdl_op_definition
+@irdl_triton_op
 class ElementwiseInlineAsmOp(TritonOp):
     """``tt.elementwise_inline_asm "asm" {constraints, packed_element, pure} %a : T -> R``."""
 
@@ -1686,41 +1461,19 @@ class ElementwiseInlineAsmOp(TritonOp):
     args = var_operand_def()
     outs = var_result_def()
     asm_string = prop_def(StringAttr)
+    irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(PureIfMarked())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        asm = parser.parse_str_literal()
-        props, attrs = cls.parse_attr_dict(parser)
-        props["asm_string"] = StringAttr(asm)
-        ops = parse_operand_list(parser)
-        types: list[Attribute] = []
-        if ops:
-            parser.parse_punctuation(":")
-            types = parse_type_list(parser)
-        parser.parse_punctuation("->")
-        outs = parse_type_list(parser)
-        return cls.build(resolve_all(parser, ops, types), outs, props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_string_literal(self.asm_string.data)
-        self.print_attr_dict(printer, {"asm_string"})
-        if self.args:
-            printer.print_string(" ")
-            printer.print_list(self.args, printer.print_ssa_value)
-            printer.print_string(" : ")
-            print_types(printer, (a.type for a in self.args))
-        printer.print_string(" -> ")
-        print_types(printer, self.result_types)
+    assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($outs)"
 
 
 # ---------------------------------------------------------------------------- descriptors
 
 
-@irdl_op_definition
+@irdl_triton_op
 class DescriptorLoadOp(TritonOp):
-    """``tt.descriptor_load %d[%i, %j] oilist : !tt.tensordesc<..> -> tensor<..>``."""
+    """``tt.descriptor_load %d[%i, %j] oilist : !tt.tensordesc<..> -> tensor<..>``.
+
+    Hand-written: an oilist."""
 
     name = "tt.descriptor_load"
     desc = operand_def()
@@ -1733,22 +1486,23 @@ class DescriptorLoadOp(TritonOp):
     @classmethod
     def parse(cls, parser: Parser):
         d = parser.parse_unresolved_operand()
-        idx = _parse_bracket_operands(parser)
+        idx = parse_bracket_operands(parser)
         props: dict[str, Attribute] = {}
-        _parse_cache_evict(parser, props)
+        parse_cache_evict(parser, props)
         p2, attrs = cls.parse_attr_dict(parser)
         props.update(p2)
         parser.parse_punctuation(":")
         dt = parser.parse_type()
         parser.parse_punctuation("->")
         rt = parser.parse_type()
-        return cls.build(resolve_all(parser, [d, *idx], [dt] + [i32] * len(idx)), [rt], props, attrs)
+        values = resolve_all(parser, [d, *idx], [dt] + [i32] * len(idx))
+        return cls.build(values, [rt], props, attrs)
 
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_ssa_value(self.desc)
-        _print_bracket_operands(printer, self.indices)
-        _print_cache_evict(self, printer)
+        print_bracket_operands(printer, self.indices)
+        print_cache_evict(self, printer)
         self.print_attr_dict(printer, {"cache", "evict"})
         printer.print_string(" : ")
         printer.print_attribute(self.desc.type)
@@ -1756,84 +1510,36 @@ class DescriptorLoadOp(TritonOp):
         printer.print_attribute(self.result.type)
 
 
-@irdl_op_definition
+@irdl_triton_op
 class DescriptorStoreOp(TritonOp):
     """``tt.descriptor_store %d[%i], %v : !tt.tensordesc<..>, tensor<..>``."""
 
     name = "tt.descriptor_store"
     desc = operand_def()
-    indices = var_operand_def()
     src = operand_def()
+    indices = var_operand_def(I32)
+    irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        d = parser.parse_unresolved_operand()
-        idx = _parse_bracket_operands(parser)
-        parser.parse_punctuation(",")
-        s = parser.parse_unresolved_operand()
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        dt = parser.parse_type()
-        parser.parse_punctuation(",")
-        st = parser.parse_type()
-        values = resolve_all(parser, [d, *idx, s], [dt] + [i32] * len(idx) + [st])
-        return cls.build(values, [], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_ssa_value(self.desc)
-        _print_bracket_operands(printer, self.indices)
-        printer.print_string(", ")
-        printer.print_ssa_value(self.src)
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.desc.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.src.type)
+    assembly_format = (
+        "$desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
+    )
 
 
-@irdl_op_definition
+@irdl_triton_op
 class MakeTensorDescOp(TritonOp):
     """``tt.make_tensor_descriptor %base, [shape], [strides] : !tt.ptr<T>, !tt.tensordesc<..>``."""
 
     name = "tt.make_tensor_descriptor"
     base = operand_def()
-    shape = var_operand_def()
-    strides = var_operand_def()
+    shape = var_operand_def(I32)
+    strides = var_operand_def(I64)
     result = result_def()
-    irdl_options = (SameVariadicOperandSize(),)
+    irdl_options = (SameVariadicOperandSize(), ParsePropInAttrDict())
     traits = tt_traits(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        b = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        shape = _parse_bracket_operands(parser)
-        parser.parse_punctuation(",")
-        strides = _parse_bracket_operands(parser)
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        bt = parser.parse_type()
-        parser.parse_punctuation(",")
-        rt = parser.parse_type()
-        values = resolve_all(
-            parser, [b, *shape, *strides], [bt] + [i32] * len(shape) + [i64] * len(strides)
-        )
-        return cls.build(values, [rt], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_ssa_value(self.base)
-        printer.print_string(", ")
-        _print_bracket_operands(printer, self.shape)
-        printer.print_string(", ")
-        _print_bracket_operands(printer, self.strides)
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.base.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.result.type)
+    assembly_format = (
+        "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` "
+        "type($result)"
+    )
 
 
 TT = Dialect(
@@ -1851,4 +1557,25 @@ TT = Dialect(
     [PointerType, TensorDescType],
 )
 
-__all__ = ["TT", "PointerType", "LoadOp", "StoreOp", "ReduceOp", "ScanOp"]
+__all__ = [
+    "TT",
+    # ops
+    "LoadOp", "StoreOp", "FuncOp", "ReturnOp", "CallOp", "ReduceOp", "ReduceReturnOp",
+    "ScanOp", "ScanReturnOp", "MapElementwiseOp", "MapElementwiseReturnOp", "SplatOp",
+    "UnsplatOp", "BroadcastOp", "ExpandDimsOp", "BitcastOp", "IntToPtrOp", "PtrToIntOp",
+    "TransOp", "ReshapeOp", "FpToFpOp", "JoinOp", "CatOp", "SplitOp", "HistogramOp",
+    "AddPtrOp", "AdvanceOp", "MakeTensorPtrOp", "MakeRangeOp", "GetProgramIdOp",
+    "GetNumProgramsOp", "MulhiUIOp", "PreciseDivfOp", "PreciseSqrtOp", "ClampFOp",
+    "DotLikeOp", "DotOp", "AtomicRMWOp", "AtomicCASOp", "AssertOp", "PrintOp", "GatherOp",
+    "ExternElementwiseOp", "ElementwiseInlineAsmOp", "DescriptorLoadOp",
+    "DescriptorStoreOp", "MakeTensorDescOp",
+    "TENSOR", "I32", "I64",
+    # re-exported from tt_attrs
+    "CACHE_MODIFIER", "EVICTION_POLICY", "MEM_SEMANTIC", "MEM_SYNC_SCOPE", "RMW_OP",
+    "PROGRAM_DIM", "INPUT_PRECISION", "ROUNDING_MODE", "PROPAGATE_NAN", "PointerType",
+    "OpaqueBodyAttr", "opaque_attr", "TensorDescType", "i1_like", "loaded_type",
+    "mask_type", "pointee_matches",
+    # re-exported from traits, base
+    "MAX_TENSOR_NUM_ELEMENTS", "TensorSizeTrait", "tt_traits", "LoadEffects",
+    "PureIfMarked", "ReadWriteEffect", "CalleeIsAFunction", "bool_prop", "segment_sizes",
+]

@@ -1,8 +1,11 @@
 """TritonGPU (``ttg``) and TritonNvidiaGPU (``ttng``): layouts, memory descriptors, ops.
 
 Layout encodings (``#ttg.blocked<...>`` ...) and ``!ttg.memdesc<...>`` are kept as the raw
-text of their bodies (see :class:`~ttopt.dialects.tt.OpaqueBodyAttr`): ttopt's passes never
-look inside a layout, and keeping the text makes the round trip exact.
+text of their bodies (see :class:`~ttopt.dialects.tt_attrs.OpaqueBodyAttr`): ttopt's passes
+never look inside a layout, and keeping the text makes the round trip exact.
+
+Syntax as in :mod:`ttopt.dialects.tt`: declarative (``assembly_format``) where xDSL 0.74's
+format language says what Triton prints, hand-written where it cannot, saying why.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
     AttrSizedOperandSegments,
-    irdl_op_definition,
+    ParsePropInAttrDict,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -27,20 +30,24 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from .base import TritonOp, parse_operand_list, parse_type_list, print_types, resolve_all
-from .constraints import element_type, same, shape_of
+from ..xdsl_compat import operand_tuple
+from .base import TritonOp
+from .constraints import ExactType, element_type, same, shape_of
 from .constraints import first as _first
+from .declarative import irdl_triton_op
 from .families import ArrowOp, FunctionalTypeOp
-from .tt import (
-    DotLikeOp,
-    ReadWriteEffect,
-    _parse_cache_evict,
-    _parse_maybe_unqualified,
-    _print_cache_evict,
-    i1_like,
-    loaded_type,
-    opaque_attr,
+from .syntax import (
+    parse_cache_evict,
+    parse_maybe_unqualified,
+    parse_operand_list,
+    parse_type_list,
+    print_cache_evict,
+    print_types,
+    resolve_all,
 )
+from .traits import ReadWriteEffect
+from .tt import DotLikeOp
+from .tt_attrs import i1_like, loaded_type, opaque_attr
 
 LAYOUTS = [
     opaque_attr("ttg." + n)
@@ -52,6 +59,10 @@ LAYOUTS = [
 ]
 MemDescType = opaque_attr("ttg.memdesc", is_type=True)
 AsyncTokenType = opaque_attr("ttg.async.token", is_type=True)
+ASYNC_TOKEN = AsyncTokenType.new((StringAttr(""),))
+"""``!ttg.async.token``."""
+TOKEN = ExactType(ASYNC_TOKEN, "async token type")
+I32 = ExactType(i32, "32-bit signless integer")
 
 TTNG_LAYOUTS = [
     opaque_attr("ttng." + n)
@@ -59,32 +70,51 @@ TTNG_LAYOUTS = [
 ]
 
 
-def _arrow(op_name: str, effect, **extra):
-    cls = type(
-        "".join(p.capitalize() for p in op_name.split(".")[1].split("_")) + "Op",
-        (ArrowOp,),
-        {"name": op_name, "traits": traits_def(effect), **extra},
-    )
-    return irdl_op_definition(cls)
+# ------------------------------------------------------------------------------- ttg
+# ArrowOp's format, `$src attr-dict : type($src) -> type($result)`
 
 
-def _verify_convert_layout(op) -> None:
-    """``SameOperandsAndResultShape`` + ``SameOperandsAndResultElementType``."""
-    s, r = op._operands[0].type, _first(op.results).type
-    if shape_of(s) != shape_of(r):
-        raise VerifyException("requires the same shape for all operands and results")
-    if not same(element_type(s), element_type(r)):
-        raise VerifyException("requires the same element type for all operands and results")
+@irdl_triton_op
+class ConvertLayoutOp(ArrowOp):
+    name = "ttg.convert_layout"
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        """``SameOperandsAndResultShape`` + ``SameOperandsAndResultElementType``."""
+        s, r = operand_tuple(self)[0].type, _first(self.results).type
+        if shape_of(s) != shape_of(r):
+            raise VerifyException("requires the same shape for all operands and results")
+        if not same(element_type(s), element_type(r)):
+            raise VerifyException(
+                "requires the same element type for all operands and results"
+            )
 
 
-ConvertLayoutOp = _arrow("ttg.convert_layout", Pure(), verify_=_verify_convert_layout)
-MemDescTransOp = _arrow("ttg.memdesc_trans", Pure())
-MemDescReshapeOp = _arrow("ttg.memdesc_reshape", Pure())
-MemDescReinterpretOp = _arrow("ttg.memdesc_reinterpret", Pure())
-Fp4ToFpOp = _arrow("ttg.fp4_to_fp", Pure())
+@irdl_triton_op
+class MemDescTransOp(ArrowOp):
+    name = "ttg.memdesc_trans"
+    traits = traits_def(Pure())
 
 
-@irdl_op_definition
+@irdl_triton_op
+class MemDescReshapeOp(ArrowOp):
+    name = "ttg.memdesc_reshape"
+    traits = traits_def(Pure())
+
+
+@irdl_triton_op
+class MemDescReinterpretOp(ArrowOp):
+    name = "ttg.memdesc_reinterpret"
+    traits = traits_def(Pure())
+
+
+@irdl_triton_op
+class Fp4ToFpOp(ArrowOp):
+    name = "ttg.fp4_to_fp"
+    traits = traits_def(Pure())
+
+
+@irdl_triton_op
 class LocalAllocOp(FunctionalTypeOp):
     """``ttg.local_alloc (%src)? : (T) -> !ttg.memdesc<..>``: allocates (and writes)."""
 
@@ -92,149 +122,63 @@ class LocalAllocOp(FunctionalTypeOp):
     traits = traits_def(MemoryWriteEffect())
 
 
-@irdl_op_definition
+@irdl_triton_op
 class LocalLoadOp(TritonOp):
     """``ttg.local_load %m (token %t)? : !ttg.memdesc<..> -> tensor<..>``."""
 
     name = "ttg.local_load"
     src = operand_def()
-    token = opt_operand_def()
+    token = opt_operand_def(TOKEN)
     result = result_def()
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryReadEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        s = parser.parse_unresolved_operand()
-        tok = None
-        if parser.parse_optional_keyword("token") is not None:
-            tok = parser.parse_unresolved_operand()
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        st = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        values = [parser.resolve_operand(s, st)]
-        if tok is not None:
-            values.append(parser.resolve_operand(tok, _token_type()))
-        return cls.build(values, [rt], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_ssa_value(self.src)
-        if self.token is not None:
-            printer.print_string(" token ")
-            printer.print_ssa_value(self.token)
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+    assembly_format = (
+        "$src (`token` $token^)? attr-dict `:` type($src) `->` type($result)"
+    )
 
 
-def _token_type():
-    """``!ttg.async.token`` (built once)."""
-    global _TOKEN
-    if _TOKEN is None:
-        _TOKEN = AsyncTokenType.new((StringAttr(""),))
-    return _TOKEN
-
-
-_TOKEN = None
-
-
-@irdl_op_definition
+@irdl_triton_op
 class LocalStoreOp(TritonOp):
     """``ttg.local_store %v, %m : tensor<..> -> !ttg.memdesc<..>``."""
 
     name = "ttg.local_store"
     src = operand_def()
     dst = operand_def()
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        s = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        d = parser.parse_unresolved_operand()
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        st = parser.parse_type()
-        parser.parse_punctuation("->")
-        dt = parser.parse_type()
-        return cls.build(resolve_all(parser, [s, d], [st, dt]), [], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_ssa_value)
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.dst.type)
+    assembly_format = "$src `,` $dst attr-dict `:` type($src) `->` type($dst)"
 
 
-@irdl_op_definition
+@irdl_triton_op
 class LocalDeallocOp(TritonOp):
     """``ttg.local_dealloc %m : !ttg.memdesc<..>`` (a free: ordered like a writer)."""
 
     name = "ttg.local_dealloc"
     src = operand_def()
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        s = parser.parse_unresolved_operand()
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        return cls.build([parser.resolve_operand(s, parser.parse_type())], [], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_ssa_value(self.src)
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
+    assembly_format = "$src attr-dict `:` type($src)"
 
 
-@irdl_op_definition
+@irdl_triton_op
 class MemDescIndexOp(TritonOp):
     """``ttg.memdesc_index %m[%i] : !ttg.memdesc<..> -> !ttg.memdesc<..>``."""
 
     name = "ttg.memdesc_index"
     src = operand_def()
-    index = operand_def()
+    index = operand_def(I32)
     result = result_def()
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        s = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        i = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        st = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        return cls.build(resolve_all(parser, [s, i], [st, i32]), [rt], props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_ssa_value(self.src)
-        printer.print_string("[")
-        printer.print_ssa_value(self.index)
-        printer.print_string("]")
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "$src `[` $index `]` attr-dict `:` type($src) `->` type($result)"
 
 
-@irdl_op_definition
+@irdl_triton_op
 class AsyncCopyGlobalToLocalOp(TritonOp):
-    """``ttg.async_copy_global_to_local %p, %m (mask %k)? (other %o)? oilist : P -> <memdesc>``."""
+    """``ttg.async_copy_global_to_local %p, %m (mask %k)? (other %o)? oilist : P -> <memdesc>``.
+
+    Hand-written: an oilist, the memory descriptor type printed unqualified, and the mask and
+    other types inferred from the pointer type (``TypesMatchWith``)."""
 
     name = "ttg.async_copy_global_to_local"
     src = operand_def()
@@ -258,13 +202,13 @@ class AsyncCopyGlobalToLocalOp(TritonOp):
         if parser.parse_optional_keyword("other") is not None:
             other = parser.parse_unresolved_operand()
         props: dict[str, Attribute] = {}
-        _parse_cache_evict(parser, props)
+        parse_cache_evict(parser, props)
         p2, attrs = cls.parse_attr_dict(parser)
         props.update(p2)
         parser.parse_punctuation(":")
         st = parser.parse_type()
         parser.parse_punctuation("->")
-        dt = _parse_maybe_unqualified(parser, MemDescType)
+        dt = parse_maybe_unqualified(parser, MemDescType)
         values = resolve_all(parser, [s, d], [st, dt])
         if mask is not None:
             values.append(parser.resolve_operand(mask, i1_like(st)))
@@ -273,7 +217,7 @@ class AsyncCopyGlobalToLocalOp(TritonOp):
         props["operandSegmentSizes"] = DenseArrayBase.from_list(
             i32, [1, 1, int(mask is not None), int(other is not None)]
         )
-        return cls.build(values, [_token_type()], props, attrs)
+        return cls.build(values, [ASYNC_TOKEN], props, attrs)
 
     def print(self, printer: Printer):
         printer.print_string(" ")
@@ -286,7 +230,7 @@ class AsyncCopyGlobalToLocalOp(TritonOp):
         if self.other is not None:
             printer.print_string(" other ")
             printer.print_ssa_value(self.other)
-        _print_cache_evict(self, printer)
+        print_cache_evict(self, printer)
         self.print_attr_dict(printer, {"cache", "evict"})
         printer.print_string(" : ")
         printer.print_attribute(self.src.type)
@@ -294,52 +238,28 @@ class AsyncCopyGlobalToLocalOp(TritonOp):
         self.result.type.print_parameters(printer)
 
 
-@irdl_op_definition
+@irdl_triton_op
 class AsyncCommitGroupOp(TritonOp):
     """``%t = ttg.async_commit_group (tokens %a, %b)?``."""
 
     name = "ttg.async_commit_group"
-    inputTokens = var_operand_def()
-    asyncToken = result_def()
+    inputTokens = var_operand_def(TOKEN)
+    asyncToken = result_def(TOKEN)
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        ops = []
-        if parser.parse_optional_keyword("tokens") is not None:
-            ops = parse_operand_list(parser)
-        props, attrs = cls.parse_attr_dict(parser)
-        tok = _token_type()
-        return cls.build(resolve_all(parser, ops, [tok] * len(ops)), [tok], props, attrs)
-
-    def print(self, printer: Printer):
-        if self.inputTokens:
-            printer.print_string(" tokens ")
-            printer.print_list(self.inputTokens, printer.print_ssa_value)
-        self.print_attr_dict(printer)
+    assembly_format = "(`tokens` $inputTokens^)? attr-dict"
 
 
-@irdl_op_definition
+@irdl_triton_op
 class AsyncWaitOp(TritonOp):
     """``%t = ttg.async_wait %a, %b {num = 2 : i32}``."""
 
     name = "ttg.async_wait"
-    asyncToken = var_operand_def()
-    retToken = result_def()
+    asyncToken = var_operand_def(TOKEN)
+    retToken = result_def(TOKEN)
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        ops = parse_operand_list(parser)
-        props, attrs = cls.parse_attr_dict(parser)
-        tok = _token_type()
-        return cls.build(resolve_all(parser, ops, [tok] * len(ops)), [tok], props, attrs)
-
-    def print(self, printer: Printer):
-        if self.asyncToken:
-            printer.print_string(" ")
-            printer.print_list(self.asyncToken, printer.print_ssa_value)
-        self.print_attr_dict(printer)
+    assembly_format = "$asyncToken attr-dict"
 
 
 TTG = Dialect(
@@ -356,11 +276,12 @@ TTG = Dialect(
 # ------------------------------------------------------------------------------- ttng
 
 
-@irdl_op_definition
+@irdl_triton_op
 class WarpGroupDotOp(DotLikeOp):
     """``ttng.warp_group_dot %a, %b, %c (, %useC)? {inputPrecision, isAsync} : A * B -> D``.
 
-    Reads its shared-memory operands; asynchronous, so ordered like a writer.
+    Reads its shared-memory operands; asynchronous, so ordered like a writer.  Hand-written
+    (``tt.dot``'s syntax, see ``DotLikeOp``).
     """
 
     name = "ttng.warp_group_dot"
@@ -369,9 +290,11 @@ class WarpGroupDotOp(DotLikeOp):
     traits = traits_def(ReadWriteEffect())
 
 
-@irdl_op_definition
+@irdl_triton_op
 class WarpGroupDotWaitOp(TritonOp):
-    """``%r:N = ttng.warp_group_dot_wait %a, %b {pendings} : T1, T2`` (results = inputs)."""
+    """``%r:N = ttng.warp_group_dot_wait %a, %b {pendings} : T1, T2`` (results = inputs).
+
+    Hand-written: the result types are the operand types (``AllTypesMatch``)."""
 
     name = "ttng.warp_group_dot_wait"
     inputs = var_operand_def()
@@ -394,18 +317,12 @@ class WarpGroupDotWaitOp(TritonOp):
         print_types(printer, self.operand_types)
 
 
-@irdl_op_definition
+@irdl_triton_op
 class FenceAsyncSharedOp(TritonOp):
     name = "ttng.fence_async_shared"
+    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        props, attrs = cls.parse_attr_dict(parser)
-        return cls.build([], [], props, attrs)
-
-    def print(self, printer: Printer):
-        self.print_attr_dict(printer)
+    assembly_format = "attr-dict"
 
 
 TTNG = Dialect(
@@ -413,3 +330,11 @@ TTNG = Dialect(
     [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp],
     TTNG_LAYOUTS,
 )
+
+__all__ = [
+    "TTG", "TTNG", "LAYOUTS", "TTNG_LAYOUTS", "MemDescType", "AsyncTokenType",
+    "ASYNC_TOKEN", "ConvertLayoutOp", "MemDescTransOp", "MemDescReshapeOp",
+    "MemDescReinterpretOp", "Fp4ToFpOp", "LocalAllocOp", "LocalLoadOp", "LocalStoreOp",
+    "LocalDeallocOp", "MemDescIndexOp", "AsyncCopyGlobalToLocalOp", "AsyncCommitGroupOp",
+    "AsyncWaitOp", "WarpGroupDotOp", "WarpGroupDotWaitOp", "FenceAsyncSharedOp",
+]

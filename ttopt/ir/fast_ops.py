@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from xdsl.dialects.arith import FloatingPointLikeBinaryOperation as _FloatBinary
+from xdsl.dialects.arith import SignlessIntegerBinaryOperation as _IntBinary
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -28,10 +30,13 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
+from xdsl.dialects.math import FloatingPointLikeBinaryMathOperation as _FloatMathBinary
+from xdsl.dialects.math import SignlessIntegerLikeBinaryMathOperation as _IntMathBinary
 from xdsl.utils.lexer import Span
 
-from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES, ConstantOp, SelectOp, _CompareOp
+from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES, CompareOp, ConstantOp, SelectOp
 from ..dialects.base import int_attr
+from ..dialects.declarative import has_format
 from ..dialects.families import ArrowOp, BinaryOp, CastOp
 from ..dialects.tt import (
     CACHE_MODIFIER,
@@ -46,6 +51,7 @@ from ..dialects.tt import (
     loaded_type,
     mask_type,
 )
+from ..dialects.upstream import PositionalBuild
 
 _NAME = r"%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)"
 LINE = re.compile(r"(" + _NAME + r") = ([a-z_]+\.[a-z_.]+) ([^\n]*)")
@@ -87,20 +93,29 @@ SCALAR_TYPES = _SCALARS = {
 
 @lru_cache(maxsize=None)
 def _kind(cls) -> str | None:
+    if issubclass(cls, PositionalBuild):
+        # xDSL's own op classes behind ttopt's adapter (ttopt.dialects.upstream), whose build
+        # takes positional arguments and fills in the default properties (`fastmath = none`,
+        # `overflowFlags = none`) as xDSL's parser does
+        if issubclass(cls, (_FloatBinary, _IntBinary, _FloatMathBinary, _IntMathBinary)):
+            return "binary"  # `$lhs, $rhs (fastmath/overflow)? attr-dict : type($result)`
+        if issubclass(cls, ConstantOp):
+            return "constant"
+        fmt = cls.get_irdl_definition().assembly_format
+        if fmt == "$input attr-dict `:` type($input) `to` type($result)":
+            return "cast"  # extf, truncf, bitcast
+        return None
     if issubclass(cls, BinaryOp):
         return "binary"
-    if issubclass(cls, ArrowOp):
-        plain = cls._parse_middle.__func__ is CastOp._parse_middle.__func__
-        return "arrow" if plain else None
+    if issubclass(cls, ArrowOp):  # (not an op that adds clauses to the family's format)
+        return "arrow" if has_format(cls, ArrowOp) else None
     if issubclass(cls, CastOp):
         plain = cls._parse_middle.__func__ is CastOp._parse_middle.__func__
         return "cast" if plain else None
     if cls is AddPtrOp:
         return "addptr"
-    if issubclass(cls, _CompareOp):
+    if issubclass(cls, CompareOp):
         return "compare"
-    if cls is ConstantOp:
-        return "constant"
     if cls is LoadOp:
         return "load"
     if cls is MakeRangeOp:

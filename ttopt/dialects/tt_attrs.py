@@ -1,0 +1,163 @@
+"""Triton's attributes and types, shared by the ``tt``, ``ttg`` and ``ttng`` op definitions.
+
+* **enums**: Triton's I32 enum attributes (``CACHE_MODIFIER``, ``PROGRAM_DIM`` ...), keyword
+  -> value.  They are stored as MLIR stores them, ``IntegerAttr`` of ``i32`` (generic form
+  ``evict = 3 : i32``); custom syntax prints them by keyword where Triton does
+  (:mod:`ttopt.dialects.syntax`).
+* **types**: ``!tt.ptr<T>`` (:class:`PointerType`), ``!tt.tensordesc<..>``, and
+  :class:`OpaqueBodyAttr`, the attributes and types ttopt keeps as the raw text of their body
+  (layouts, memory descriptors);
+* **type functions** of Triton's ops: what a load of a pointer produces
+  (:func:`loaded_type`), the mask type of a pointer (:func:`mask_type`) ...
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntAttr, StringAttr, TensorType, i1
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+
+from ..xdsl_compat import dialect_symbol_body, peek_token
+from .constraints import register_pointer_type, same, shape_of, with_element
+
+# ---------------------------------------------------------------------------- enums
+CACHE_MODIFIER = {"none": 1, "ca": 2, "cg": 3, "wb": 4, "cs": 5, "wt": 6, "cv": 7}
+EVICTION_POLICY = {"evict_normal": 1, "evict_first": 2, "evict_last": 3}
+MEM_SEMANTIC = {"relaxed": 1, "acquire": 2, "release": 3, "acq_rel": 4}
+MEM_SYNC_SCOPE = {"gpu": 1, "cta": 2, "sys": 3}
+RMW_OP = {
+    "and": 1, "or": 2, "xor": 3, "add": 4, "fadd": 5, "max": 6, "min": 7,
+    "umax": 8, "umin": 9, "exch": 10,
+}
+PROGRAM_DIM = {"x": 0, "y": 1, "z": 2}
+INPUT_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2, "bf16x3": 3, "bf16x6": 4}
+ROUNDING_MODE = {"rtz": 0, "rtne": 1}
+PROPAGATE_NAN = {"none": 0, "all": 0xFFFF}
+
+# ---------------------------------------------------------------------------- types
+
+
+@irdl_attr_definition
+class PointerType(ParametrizedAttribute, TypeAttribute):
+    """``!tt.ptr<T>`` / ``!tt.ptr<T, addrspace>``; ``T`` may be a tensor (block pointer)."""
+
+    name = "tt.ptr"
+    pointee: Attribute
+    address_space: IntAttr
+
+    def __init__(self, pointee: Attribute, address_space: int = 1):
+        super().__init__(pointee, IntAttr(address_space))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.pointee)
+        if self.address_space.data != 1:
+            printer.print_string(f", {self.address_space.data}")
+        printer.print_string(">")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        parser.parse_punctuation("<")
+        pointee = parser.parse_type()
+        space = 1
+        if parser.parse_optional_punctuation(",") is not None:
+            space = parser.parse_integer()
+        parser.parse_punctuation(">")
+        return (pointee, IntAttr(space))
+
+
+register_pointer_type(PointerType)
+
+
+class OpaqueBodyAttr(ParametrizedAttribute):
+    """An attribute or type kept as the raw text of its ``<...>`` body.
+
+    Layouts and memory descriptors are opaque to ttopt's passes; keeping their text makes
+    the round trip exact, including alias references such as ``parent = #blocked``.
+    """
+
+    # the one parameter, `body: StringAttr`, is declared by `opaque_attr` on each subclass
+
+    def print_parameters(self, printer: Printer) -> None:
+        if self.body.data:
+            printer.print_string("<" + self.body.data + ">")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        # xDSL's own scanner of a dialect attribute's `<...>` body (any xDSL parser,
+        # xdsl-opt's too)
+        if peek_token(parser).text == "<":
+            return (StringAttr(dialect_symbol_body(parser)),)
+        return (StringAttr(""),)
+
+
+def opaque_attr(attr_name: str, is_type: bool = False) -> type[OpaqueBodyAttr]:
+    """An :class:`OpaqueBodyAttr` class named ``attr_name`` (a type if ``is_type``)."""
+    bases = (OpaqueBodyAttr, TypeAttribute) if is_type else (OpaqueBodyAttr,)
+    cls_name = "".join(p.capitalize() for p in attr_name.replace(".", "_").split("_"))
+    namespace = {"name": attr_name, "__annotations__": {"body": StringAttr}}
+    cls = type(cls_name + ("Type" if is_type else "Attr"), bases, namespace)
+    return irdl_attr_definition(cls)
+
+
+TensorDescType = opaque_attr("tt.tensordesc", is_type=True)
+
+# ---------------------------------------------------------------------------- type functions
+
+
+def i1_like(typ: Attribute) -> Attribute:
+    """``i1``, or ``typ`` with ``i1`` elements (a mask of the shape of ``typ``)."""
+    return with_element(typ, i1)
+
+
+def loaded_type(ptr_type: Attribute) -> Attribute:
+    """What ``tt.load`` of a pointer (tensor of pointers, block pointer) produces."""
+    if isinstance(ptr_type, TensorType) and isinstance(ptr_type.element_type, PointerType):
+        return with_element(ptr_type, ptr_type.element_type.pointee)
+    if isinstance(ptr_type, PointerType):
+        return ptr_type.pointee
+    raise ValueError(f"not a pointer type: {ptr_type}")
+
+
+def mask_type(ptr_type: Attribute) -> Attribute:
+    """The type of the mask of a load/store through ``ptr_type``."""
+    return i1_like(loaded_type(ptr_type) if isinstance(ptr_type, PointerType) else ptr_type)
+
+
+def pointee_matches(ptr_type: Attribute, t: Attribute) -> bool:
+    """Is ``t`` Triton's ``getPointeeType(ptr_type)`` (what a load of it produces)?"""
+    if type(ptr_type) is TensorType or isinstance(ptr_type, TensorType):
+        elem = ptr_type.element_type
+        return (
+            isinstance(elem, PointerType)
+            and isinstance(t, TensorType)
+            and same(t.element_type, elem.pointee)
+            and shape_of(t) == shape_of(ptr_type)
+            and same(t.encoding, ptr_type.encoding)
+        )
+    if isinstance(ptr_type, PointerType):
+        return same(t, ptr_type.pointee)
+    return False
+
+
+__all__ = [
+    "CACHE_MODIFIER",
+    "EVICTION_POLICY",
+    "MEM_SEMANTIC",
+    "MEM_SYNC_SCOPE",
+    "RMW_OP",
+    "PROGRAM_DIM",
+    "INPUT_PRECISION",
+    "ROUNDING_MODE",
+    "PROPAGATE_NAN",
+    "PointerType",
+    "OpaqueBodyAttr",
+    "opaque_attr",
+    "TensorDescType",
+    "i1_like",
+    "loaded_type",
+    "mask_type",
+    "pointee_matches",
+]
