@@ -16,8 +16,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from xdsl.dialects.arith import FloatingPointLikeBinaryOperation as _FloatBinary
-from xdsl.dialects.arith import SignlessIntegerBinaryOperation as _IntBinary
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -30,8 +28,6 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.math import FloatingPointLikeBinaryMathOperation as _FloatMathBinary
-from xdsl.dialects.math import SignlessIntegerLikeBinaryMathOperation as _IntMathBinary
 from xdsl.utils.lexer import Span
 
 from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES, CompareOp, ConstantOp, SelectOp
@@ -67,6 +63,7 @@ def line_end(text: str, start: int) -> int:
         eol = len(text) if len(text) - start <= MAX_LINE else -1
     return eol
 _BINARY = re.compile(r"(" + _NAME + r"), (" + _NAME + r") : (.+)")
+_UNARY = re.compile(r"(" + _NAME + r") : (.+)")
 _ARROW = re.compile(r"(" + _NAME + r")(?: \{axis = (\d+) : i32\})? : (.+?) -> (.+)")
 _CAST = re.compile(r"(" + _NAME + r") : (.+?) to (.+)")
 _ADDPTR = re.compile(r"(" + _NAME + r"), (" + _NAME + r") : (.+)")
@@ -91,24 +88,38 @@ SCALAR_TYPES = _SCALARS = {
 }
 
 
+# Which ops the fast path reads comes from their definitions: an op whose declared syntax
+# (its ``assembly_format``) is one of these formats is read by the regular expression of that
+# format's kind; any other format, or the same format with something changed, goes to the full
+# parser.  (The formats of xDSL's own arith/math ops and of ttopt's ArrowOp family.)
+FORMAT_KINDS = {
+    "$lhs `,` $rhs attr-dict `:` type($result)": "binary",
+    "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)": "binary",
+    "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)": "binary",
+    "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)": "unary",
+    "$operand attr-dict `:` type($result)": "unary",
+    "$input attr-dict `:` type($input) `to` type($result)": "cast",
+    ArrowOp.assembly_format: "arrow",
+}
+
+
 @lru_cache(maxsize=None)
 def _kind(cls) -> str | None:
+    fmt = getattr(cls, "assembly_format", None)
+    if fmt is None and hasattr(cls, "get_irdl_definition"):
+        fmt = cls.get_irdl_definition().assembly_format
     if issubclass(cls, PositionalBuild):
         # xDSL's own op classes behind ttopt's adapter (ttopt.dialects.upstream), whose build
         # takes positional arguments and fills in the default properties (`fastmath = none`,
         # `overflowFlags = none`) as xDSL's parser does
-        if issubclass(cls, (_FloatBinary, _IntBinary, _FloatMathBinary, _IntMathBinary)):
-            return "binary"  # `$lhs, $rhs (fastmath/overflow)? attr-dict : type($result)`
         if issubclass(cls, ConstantOp):
             return "constant"
-        fmt = cls.get_irdl_definition().assembly_format
-        if fmt == "$input attr-dict `:` type($input) `to` type($result)":
-            return "cast"  # extf, truncf, bitcast
-        return None
+        kind = FORMAT_KINDS.get(fmt)
+        return kind if kind in ("binary", "unary", "cast") else None
+    if issubclass(cls, ArrowOp):  # (not an op that adds clauses to the family's format)
+        return FORMAT_KINDS.get(fmt) if has_format(cls, ArrowOp) else None
     if issubclass(cls, BinaryOp):
         return "binary"
-    if issubclass(cls, ArrowOp):  # (not an op that adds clauses to the family's format)
-        return "arrow" if has_format(cls, ArrowOp) else None
     if issubclass(cls, CastOp):
         plain = cls._parse_middle.__func__ is CastOp._parse_middle.__func__
         return "cast" if plain else None
@@ -192,6 +203,13 @@ def try_fast_op(parser, start: int):
         if a is None or b is None:
             return None
         op = cls.build([a, b], [t])
+    elif kind == "unary":
+        mm = _UNARY.fullmatch(tail)
+        if not mm or not (t := typ(mm.group(2), mm.start(2))):
+            return None
+        if (x := value(mm.group(1), t)) is None:
+            return None
+        op = cls.build([x], [t])
     elif kind in ("arrow", "cast"):
         mm = (_ARROW if kind == "arrow" else _CAST).fullmatch(tail)
         if not mm:
