@@ -1,0 +1,214 @@
+"""The interpreter's driver: compile a module's functions into closures, run one program.
+
+Each op is compiled once (per :class:`Program`) into a closure ``step(env, rt)`` that reads its
+operands from ``env`` (a dict keyed by the IR's SSA values), computes with numpy over whole
+tensors and writes its results back; a block is a list of steps plus its terminator's operands.
+``rt`` (:class:`Runtime`) holds what changes between runs: program ids, memory, events.
+Op semantics are in :mod:`ttopt.interp.ops` (dispatch on ``op.name`` only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import TTOptError, line_col
+from .memory import Memory, MemoryError_
+from .types import InterpTypeError
+
+
+class InterpError(TTOptError):
+    """The interpreter cannot run the kernel (an unsupported op or type, a malformed op, a
+    runaway loop ...): one line, ``FILE:LINE:COL: error: ...`` (or ``FILE: error: ...``)."""
+
+
+@dataclass
+class Event:
+    """A ``tt.print`` or a failing ``tt.assert`` seen during a run.
+
+    ``kind``: ``"print"`` or ``"assert"``; ``text``: the prefix/message; ``loc``: the op's
+    location; ``pid``: the program id; ``values``: the printed values (numpy arrays), or for an
+    assert the flat indices of the failing lanes."""
+
+    kind: str
+    text: str
+    loc: str
+    pid: tuple[int, int, int]
+    values: list = field(default_factory=list)
+
+    def key(self):
+        return (self.kind, self.text, self.pid, [np.asarray(v).tobytes() for v in self.values])
+
+    def __str__(self) -> str:
+        vals = ", ".join(np.array2string(np.asarray(v), threshold=8) for v in self.values)
+        return f"{self.kind} {self.text!r} at {self.loc} pid={self.pid}" + (f": {vals}" if vals else "")
+
+
+class Runtime:
+    """What one run changes: program ids, grid, memory, events, loop budget."""
+
+    def __init__(self, pids, num_programs, memory: Memory, max_loop_iters: int):
+        self.pids = tuple(int(p) for p in pids)
+        self.num_programs = tuple(int(n) for n in num_programs)
+        self.memory = memory
+        self.events: list[Event] = []
+        self.max_loop_iters = max_loop_iters
+        self.call_depth = 0
+
+
+class CompiledBlock:
+    __slots__ = ("args", "steps", "term", "term_operands")
+
+    def __init__(self, args, steps, term, term_operands):
+        self.args = args
+        self.steps = steps
+        self.term = term
+        self.term_operands = term_operands
+
+
+def loc_str(op) -> str:
+    loc = getattr(op, "location", None)
+    if loc is None:
+        return "loc(unknown)"
+    return " ".join(str(loc).split())
+
+
+class Program:
+    """A compiled module.  ``source``/``offsets``/``filename`` (from
+    :class:`~ttopt.ir.reader.TritonModule`) place errors at ``FILE:LINE:COL``."""
+
+    def __init__(self, module_op, filename="<input>", source="", offsets=None):
+        self.module = module_op
+        self.filename = filename
+        self.source = source
+        self.offsets = offsets or {}
+        self.funcs = {}
+        for op in module_op.walk():
+            if op.name == "tt.func":
+                self.funcs[_sym_name(op)] = op
+        self.compiled: dict[str, CompiledBlock] = {}
+        # writers: store-like ops get an id; their locs name a store in a report
+        self.writer_ops: list = []
+        self.writer_ids: dict = {}
+
+    # ---------------------------------------------------------------- errors
+    def error(self, op, message: str) -> InterpError:
+        line = col = None
+        if op is not None and op in self.offsets and self.source:
+            line, col = line_col(self.source, self.offsets[op])
+        if op is not None and op.name not in message:
+            message = f"'{op.name}': {message}"
+        if op is not None and line is None:
+            message = f"{message} ({loc_str(op)})"
+        return InterpError(message, self.filename, line, col)
+
+    # ---------------------------------------------------------------- compile
+    def writer_id(self, op) -> int:
+        i = self.writer_ids.get(op)
+        if i is None:
+            i = self.writer_ids[op] = len(self.writer_ops)
+            self.writer_ops.append(op)
+        return i
+
+    def writer_loc(self, i: int) -> str:
+        if i < 0 or i >= len(self.writer_ops):
+            return "?"
+        op = self.writer_ops[i]
+        return f"{op.name} at {loc_str(op)}"
+
+    def func(self, name: str | None):
+        if name is None:
+            public = [n for n, f in self.funcs.items() if _visibility(f) != "private"]
+            cands = public or list(self.funcs)
+            if not cands:
+                raise InterpError("no tt.func in the module", self.filename)
+            if len(public) > 1:
+                raise InterpError(
+                    f"several public functions ({', '.join(public)}): choose one with func_name/--func",
+                    self.filename)
+            name = cands[0]
+        if name not in self.funcs:
+            raise InterpError(f"no function @{name} in the module (has: {', '.join(self.funcs)})", self.filename)
+        return name, self.funcs[name]
+
+    def compile_func(self, name: str) -> CompiledBlock:
+        cb = self.compiled.get(name)
+        if cb is None:
+            _, f = self.func(name)
+            if not f.regions or not f.regions[0].blocks:
+                raise self.error(f, f"function @{name} has no body (a declaration)")
+            cb = self.compile_block(f.regions[0].blocks[0])
+            self.compiled[name] = cb
+        return cb
+
+    def compile_region(self, region) -> CompiledBlock | None:
+        blocks = list(region.blocks)
+        if not blocks:
+            return None
+        if len(blocks) > 1:
+            raise self.error(region.parent_op(), "regions with several blocks are not supported")
+        return self.compile_block(blocks[0])
+
+    def compile_block(self, block) -> CompiledBlock:
+        from .ops import HANDLERS, TERMINATORS
+
+        steps = []
+        term = None
+        for op in block.ops:
+            if op.name in TERMINATORS:
+                term = op
+                break
+            builder = HANDLERS.get(op.name)
+            if builder is None:
+                raise self.error(op, f"unsupported op '{op.name}' (the interpreter has no semantics for it)")
+            try:
+                fn = builder(op, self)
+            except InterpError:
+                raise
+            except (InterpTypeError, MemoryError_) as e:
+                raise self.error(op, f"cannot interpret: {e}") from None
+            except Exception as e:  # a malformed op (or an attribute the interpreter misreads)
+                raise self.error(op, f"cannot interpret: {type(e).__name__}: {e}") from None
+            if fn is not None:
+                steps.append((fn, op))
+        term_operands = list(term.operands) if term is not None else []
+        return CompiledBlock(list(block.args), steps, term, term_operands)
+
+    # ---------------------------------------------------------------- run
+    def run_block(self, cb: CompiledBlock, env: dict, rt: Runtime, args) -> list:
+        for a, v in zip(cb.args, args):
+            env[a] = v
+        op = None
+        try:
+            for fn, op in cb.steps:
+                fn(env, rt)
+        except InterpError:
+            raise
+        except (InterpTypeError, MemoryError_) as e:
+            raise self.error(op, str(e)) from None
+        except RecursionError:
+            raise self.error(op, "nesting or recursion too deep") from None
+        except Exception as e:  # a numpy error, or a bug of the interpreter
+            raise self.error(op, f"failed: {type(e).__name__}: {e}") from None
+        return [env[v] for v in cb.term_operands]
+
+    def call(self, name: str, args: list, rt: Runtime) -> list:
+        cb = self.compile_func(name)
+        rt.call_depth += 1
+        if rt.call_depth > 64:
+            raise InterpError(f"call depth over 64 (recursion in @{name}?)", self.filename)
+        try:
+            return self.run_block(cb, {}, rt, args)
+        finally:
+            rt.call_depth -= 1
+
+
+def _sym_name(op) -> str:
+    a = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return a.data if a is not None else "?"
+
+
+def _visibility(op) -> str:
+    a = op.properties.get("sym_visibility") or op.attributes.get("sym_visibility")
+    return a.data if a is not None else "public"
