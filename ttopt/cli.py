@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import click
 
 from .errors import TTOptError, TTOptInternalError
-from .passes import PASSES, available_passes, load_pass_file, pass_summary
+from .passes import PASSES, REASSOCIATING_PASSES, available_passes, load_pass_file, pass_summary
 from .passes.base import PassStats
 from .pipeline import parse_pipeline, resolve_passes, run_pipeline
 from .pipeline import split_input_file as _split_input_file
@@ -475,6 +475,19 @@ class _Command(click.Command):
               help="Verify the module after every pass (a failure is an internal error of that pass).")
 @click.option("--debug", is_flag=True, help="On an internal error, print the traceback too.")
 @click.option(
+    "--validate", type=click.IntRange(min=1), is_flag=False, flag_value=3, default=None,
+    metavar="[N]",
+    help="Run input and output on the CPU (ttopt.interp) with N seeds (default 3) and three "
+         "program ids each, and compare every byte they write: bit for bit, or within "
+         "--validate-ulps for reassociating passes (div-chain).  A difference is an error "
+         "naming the first differing store (exit 3); nothing is written.",
+)
+@click.option(
+    "--validate-ulps", type=click.IntRange(min=0), default=None, metavar="K",
+    help="With --validate: float elements may differ by K ulps (default 0; 4 when the "
+         "pipeline has a reassociating pass).",
+)
+@click.option(
     "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
     help="Print the versions of ttopt, xDSL and Triton and exit.",
 )
@@ -482,7 +495,7 @@ def main(input: str, output: str | None, passes: tuple[str, ...], pipeline: str 
          load_passes: tuple[str, ...], list_passes: bool, stats: bool,
          print_between_passes: bool, print_after_change: bool, time_passes: bool,
          split_input_file: bool, verify_diagnostics: bool, no_verify: bool, verify_each: bool,
-         debug: bool):
+         debug: bool, validate: int | None, validate_ulps: int | None):
     """Optimize Triton TTIR/TTGIR (Triton 3.3-3.6 text)."""
     for path in load_passes:
         try:
@@ -536,6 +549,13 @@ def main(input: str, output: str | None, passes: tuple[str, ...], pipeline: str 
             _fail("\n".join(problems))
     elif any(errors):
         _fail("\n".join(str(e) for e in errors if e is not None))
+    if validate is not None:
+        if validate_ulps is None:
+            names = {p if isinstance(p, str) else p.name for p in to_run}
+            validate_ulps = 4 if names & REASSOCIATING_PASSES else 0
+        for (_first, chunk), out in zip(chunks, outputs):
+            if out:
+                _validate(name, chunk, out, validate, validate_ulps)
     try:
         write_output(output, "// -----\n".join(outputs))
     except TTOptError as e:
@@ -544,6 +564,23 @@ def main(input: str, output: str | None, passes: tuple[str, ...], pipeline: str 
         _print_stats(_merge_stats(chunk_stats))
     if time_passes and chunk_times:
         _print_timings(chunk_times)
+
+
+_PUBLIC_FUNC = re.compile(r"^\s*tt\.func public @([\w$.-]+)", re.MULTILINE)
+
+
+def _validate(name: str, before: str, after: str, seeds: int, ulps: int) -> None:
+    """``--validate``: each public function of ``after`` against ``before`` on the CPU."""
+    from .interp import InterpError, compare
+
+    for func in _PUBLIC_FUNC.findall(after):
+        try:
+            res = compare(before, after, func_name=func, seeds=range(seeds), ulps=ulps)
+        except InterpError as e:
+            _fail(f"{name}: error: --validate: cannot run @{func} on the CPU: {e}")
+        if not res.ok:
+            _fail(f"{name}: error: --validate: @{func}: the output computes something else: "
+                  f"{res.message}", EXIT_INTERNAL_ERROR)
 
 
 def entry() -> None:
