@@ -9,6 +9,7 @@ contents are the interpreter's pseudo-random initial values.  The kernel is comp
 Triton from its IR file (``triton.compile(path)``) and launched on those buffers.  Each kernel
 runs in a process of its own (an illegal address ends that kernel's row, not the run).
 
+    python -m bench.interp_gpu --select .carry/gpuk       (here: the sample, copied to carry)
     python -m bench.interp_gpu --out DIR KERNEL...       (on the GPU machine)
 
 Writes DIR/interp_gpu.jsonl (one row per kernel) and DIR/interp_gpu.md (the table): per
@@ -115,18 +116,48 @@ def one(path: str, numel: int, elements: int, gpu: bool = True) -> dict:
     return row
 
 
+def select(dest: str, corpus: str = "../shared/corpus", seed: int = 7) -> list[str]:
+    """The sample of bench/results/h100-interp: 10 pointwise, 8 persistent-reduction and 7
+    looped-reduction Inductor TTGIR files drawn with ``seed``, and five kernels of
+    corpus/small; copied into ``dest`` as NN_NAME.ttgir (names cut to 60 characters)."""
+    import glob
+    import random
+    import shutil
+
+    rng = random.Random(seed)
+    files = sorted(glob.glob(f"{corpus}/inductor-triton3.6-h200/*/triton/*/*.ttgir"))
+    picked = []
+    for kind, n in (("triton_poi", 10), ("triton_per", 8), ("triton_red", 7)):
+        picked += rng.sample([f for f in files if os.path.basename(f).startswith(kind)], n)
+    picked += [f"{corpus}/small/{x}.ttgir" for x in ("matmul", "add", "looped_softmax", "probe_mmp90", "div_chain")]
+    os.makedirs(dest, exist_ok=True)
+    out = []
+    for i, f in enumerate(picked):
+        name = os.path.basename(f)[:60].removesuffix(".ttgir")
+        target = os.path.join(dest, f"{i:02d}_{name}.ttgir")
+        shutil.copy(f, target)
+        out.append(target)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
+    ap.add_argument("--select", metavar="DIR", help="copy the sample of kernels to DIR and exit")
     ap.add_argument("--numel", type=int, default=64)
     ap.add_argument("--elements", type=int, default=1 << 20)
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--cpu-only", action="store_true", help="only the interpreter (a dry run)")
     ap.add_argument("kernels", nargs="*")
     args = ap.parse_args(argv)
+    if args.select:
+        print("\n".join(select(args.select)))
+        return 0
     if args.one:
         print(json.dumps(one(args.one, args.numel, args.elements, not args.cpu_only)))
         return 0
+    if not args.out:
+        ap.error("--out is required")
     os.makedirs(args.out, exist_ok=True)
     rows = []
     for k in args.kernels:
