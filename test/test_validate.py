@@ -68,6 +68,15 @@ def test_exact_passes_validate(name, tmp_path):
     assert proc.stderr == "" and out.read_text().startswith(("module", "#"))
 
 
+def test_validate_takes_its_count_only_after_an_equals_sign(tmp_path):
+    """``--validate[=N]``: a bare ``--validate`` never swallows the input file after it."""
+    out = tmp_path / "out.ttir"
+    assert run_cli("--validate", small("add.ttir"), "-o", out).returncode == 0
+    assert run_cli("--validate=1", small("add.ttir"), "-o", out).returncode == 0
+    bad = run_cli("--validate=0", small("add.ttir"), "-o", out)
+    assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
+
+
 def test_a_planted_bug_is_caught_and_nothing_is_written(tmp_path):
     f, plugin, out = tmp_path / "k.ttir", tmp_path / "blind.py", tmp_path / "out.ttir"
     f.write_text(STORE_BETWEEN)

@@ -431,6 +431,9 @@ class _Command(click.Command):
     """click, with usage errors (an unknown flag, a missing value) as one line, exit 2."""
 
     def parse_args(self, ctx, args):
+        # `--validate[=N]`, as MLIR spells an optional value: a bare `--validate` never takes
+        # the next argument (`--validate k.ttir` validates k.ttir with the default N)
+        args = ["--validate=3" if a == "--validate" else a for a in args]
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as e:
@@ -475,8 +478,7 @@ class _Command(click.Command):
               help="Verify the module after every pass (a failure is an internal error of that pass).")
 @click.option("--debug", is_flag=True, help="On an internal error, print the traceback too.")
 @click.option(
-    "--validate", type=click.IntRange(min=1), is_flag=False, flag_value=3, default=None,
-    metavar="[N]",
+    "--validate", type=click.IntRange(min=1), default=None, metavar="[=N]",
     help="Run input and output on the CPU (ttopt.interp) with N seeds (default 3) and three "
          "program ids each, and compare every byte they write: bit for bit, or within "
          "--validate-ulps for reassociating passes (div-chain).  A difference is an error "
