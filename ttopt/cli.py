@@ -574,10 +574,15 @@ _PUBLIC_FUNC = re.compile(r"^\s*tt\.func public @([\w$.-]+)", re.MULTILINE)
 def _validate(name: str, before: str, after: str, seeds: int, ulps: int) -> None:
     """``--validate``: each public function of ``after`` against ``before`` on the CPU."""
     from .interp import InterpError, compare
+    from .interp.run import as_program
 
+    try:  # (each side read once, whatever the number of functions)
+        before_prog, after_prog = as_program(before, name), as_program(after, name)
+    except InterpError as e:
+        _fail(f"{name}: error: --validate: cannot run on the CPU: {e}")
     for func in _PUBLIC_FUNC.findall(after):
         try:
-            res = compare(before, after, func_name=func, seeds=range(seeds), ulps=ulps)
+            res = compare(before_prog, after_prog, func_name=func, seeds=range(seeds), ulps=ulps)
         except InterpError as e:
             _fail(f"{name}: error: --validate: cannot run @{func} on the CPU: {e}")
         if not res.ok:

@@ -242,31 +242,23 @@ class TritonParser(ParserBase):
     #     that repeat are looked up by their text: a properties dictionary (copied: the
     #     caller may change it), and a function type that runs to the end of its line
     def parse_optional_properties_dict(self):  # type: ignore[override]
-        start = self.current_token.span.start
-        m = _PROPS_TEXT.match(self.source, start)
-        if m is None:
-            return super().parse_optional_properties_dict()
-        cached = self._props_cache.get(m.group())
-        if cached is None:
-            cached = super().parse_optional_properties_dict()
-            if self.current_token.span.start < m.end():
-                return cached
-            self._props_cache[m.group()] = dict(cached)
-            return cached
-        self.resume_from(m.end())
-        return dict(cached)
+        return self._memo_dict(_PROPS_TEXT, self._props_cache, super().parse_optional_properties_dict)
 
     def parse_optional_dictionary_attr_dict(self):  # type: ignore[override]
         # (`{tt.divisibility = 16 : i32}` on kernel arguments, `attributes {noinline = false}`)
-        start = self.current_token.span.start
-        m = _DICT_TEXT.match(self.source, start)
+        return self._memo_dict(_DICT_TEXT, self._dict_cache, super().parse_optional_dictionary_attr_dict)
+
+    def _memo_dict(self, pattern, cache: dict, parse):
+        """``parse()`` (a dictionary) looked up by the text ``pattern`` matches here; cached
+        only when the parse consumed exactly that text.  A copy each time: callers change it."""
+        m = pattern.match(self.source, self.current_token.span.start)
         if m is None:
-            return super().parse_optional_dictionary_attr_dict()
-        cached = self._dict_cache.get(m.group())
+            return parse()
+        cached = cache.get(m.group())
         if cached is None:
-            cached = super().parse_optional_dictionary_attr_dict()
+            cached = parse()
             if self.current_token.span.start >= m.end():
-                self._dict_cache[m.group()] = dict(cached)
+                cache[m.group()] = dict(cached)
             return cached
         self.resume_from(m.end())
         return dict(cached)
