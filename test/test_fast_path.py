@@ -10,26 +10,42 @@ import pytest
 
 import ttopt
 import ttopt.ir.reader as reader
+import ttopt.ir.writer as writer
 from ttopt.ir.reader import read_module
 from conftest import corpus_files, corpus_params, file_params, fixture_files
 
 
-def _slow(monkeypatch, text, name):
-    monkeypatch.setattr(reader, "try_fast_op", lambda p, s: None)
-    monkeypatch.setattr(reader, "try_fast_store", lambda p, s: None)
-    return ttopt.optimize(text, [], name)
+FAST_PATHS = ("try_fast_op", "try_fast_store", "try_fast_terminator", "try_fast_for_header")
+PASSES = ["redundant-load", "redundant-reduce", "div-chain"]
+
+
+def _no_fast_paths(m) -> None:
+    """Every fast path of the reader and the writer off: the full parser and the ops' own
+    printers."""
+    for name in FAST_PATHS:
+        assert hasattr(reader, name)
+        m.setattr(reader, name, lambda p, s: None)
+    m.setattr(writer, "FAST_PRINT", False)
+
+
+def _slow(monkeypatch, text, name, passes=()):
+    with monkeypatch.context() as m:
+        _no_fast_paths(m)
+        return ttopt.optimize(text, list(passes), name)
 
 
 def _same_either_way(path, monkeypatch):
+    """The same text printed, fast paths on or off, as read and after the passes (which
+    print ops they created)."""
     text = path.read_text()
-    fast = ttopt.optimize(text, [], str(path))
-    assert fast == _slow(monkeypatch, text, str(path))
+    for passes in ((), PASSES):
+        fast = ttopt.optimize(text, list(passes), str(path))
+        assert fast == _slow(monkeypatch, text, str(path), passes)
 
 
 def _full_parse(monkeypatch, text, name):
     with monkeypatch.context() as m:
-        m.setattr(reader, "try_fast_op", lambda p, s: None)
-        m.setattr(reader, "try_fast_store", lambda p, s: None)
+        _no_fast_paths(m)
         return read_module(text, name)
 
 
@@ -110,6 +126,19 @@ EDGE = """module {
     %pid = tt.get_program_id y : i32
     %z = arith.addi %pid, %0 : i32
     %w = arith.sitofp %z : i32 to f32
+    %l:2 = scf.for %i = %0 to %n step %0 iter_args(%u = %x, %iv = %z) -> (tensor<4xf32>, i32)  : i32 {
+      %t = arith.addf %u, %u : tensor<4xf32>
+      %h = arith.negf %t : tensor<4xf32>
+      scf.yield %h, %iv : tensor<4xf32>, i32
+    }
+    scf.for %j = %0 to %n step %0  : i32 {
+      %k = arith.muli %j, %j : i32
+    }
+    %red = "tt.reduce"(%l#0) <{axis = 0 : i32}> ({
+    ^bb0(%ra: f32, %rb: f32):
+      %rs = arith.maxnumf %ra, %rb : f32
+      tt.reduce.return %rs : f32
+    }) : (tensor<4xf32>) -> f32
     tt.store %a, %y, %m evictionPolicy = evict_first : tensor<4x!tt.ptr<f32>>
     tt.return
   }
@@ -120,6 +149,7 @@ EDGE = """module {
 def test_fast_path_edge_cases_match(monkeypatch):
     fast = ttopt.optimize(EDGE, [], "edge.ttir")
     assert fast == _slow(monkeypatch, EDGE, "edge.ttir")
+    assert_same_structure(read_module(EDGE, "edge.ttir"), _full_parse(monkeypatch, EDGE, "edge.ttir"))
     assert "dense<0xFF800000>" in fast and "dense<9.99999997E-7>" not in fast
 
 

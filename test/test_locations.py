@@ -91,3 +91,29 @@ module {
     old = text.replace("    tt.return\n", '    "triton_gpu.barrier"() : () -> ()\n    tt.return\n')
     with pytest.raises(ttopt.TTOptError, match=r"^v.ttir:6:6: error: this looks like Triton 3.0-3.2 IR"):
         ttopt.optimize(old, [], "v.ttir")
+
+
+def _hidden_reference(text: str, pos: int) -> bool:
+    """The definition: scan the line from its start up to ``pos``."""
+    from ttopt.ir.locations import _PREFIX_TOKENS
+
+    line = text[text.rfind("\n", 0, pos) + 1 : pos]
+    return any(m.group() in ("//", '"') for m in _PREFIX_TOKENS.finditer(line))
+
+
+def test_hidden_scanner_agrees_with_scanning_each_line_from_its_start():
+    """The location-alias scan asks, for each `#loc = ` it finds, whether it lies in a
+    string or a comment; the scanner answers for increasing positions in one pass per line
+    (once quadratic on a module written on one line) and must agree everywhere."""
+    import random
+
+    from ttopt.ir.locations import _HiddenScanner
+
+    rng = random.Random(5)
+    pieces = ['"a#b"', '"x\\"y"', "//c", '"open', "#loc1", " ", "x", "\n", '"', "\\"]
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 25)))
+        scanner = _HiddenScanner(text)
+        for pos in range(len(text) + 1):
+            assert scanner(pos) == _hidden_reference(text, pos), (text, pos)
+

@@ -162,11 +162,9 @@ def _while_rule(op: Operation) -> None:
         _check_types(term.operands, init_types, "Region #1 to Region #0")
 
 
-def _for_parse(cls, parser: Parser):
-    """xDSL's ``ForOp.parse``, ending as MLIR's parser does (``ensureTerminator``): a body
-    block that does not end in a terminator gets an ``scf.yield``, one that ends in another
-    terminator is left to the verifier (xDSL's raises from inside the parser, which reported
-    the error at the op *after* the loop)."""
+def _parse_for_header(parser: Parser):
+    """``%i = %lb to %ub step %s (iter_args(%a = %x, ...) -> (T, ...))? (: T)?``, as xDSL's
+    ``ForOp.parse`` reads it."""
     unresolved_indvar = parser.parse_argument(expect_type=False)
     parser.parse_punctuation("=")
     lb = parser.parse_unresolved_operand()
@@ -197,6 +195,18 @@ def _for_parse(cls, parser: Parser):
     resolved_ub = parser.resolve_operand(ub, indvar_type)
     resolved_step = parser.resolve_operand(step, indvar_type)
     indvar = unresolved_indvar.resolve(indvar_type)
+    return indvar, resolved_lb, resolved_ub, resolved_step, iter_arg_operands, iter_args
+
+
+def _for_parse(cls, parser: Parser):
+    """xDSL's ``ForOp.parse``, ending as MLIR's parser does (``ensureTerminator``): a body
+    block that does not end in a terminator gets an ``scf.yield``, one that ends in another
+    terminator is left to the verifier (xDSL's raises from inside the parser, which reported
+    the error at the op *after* the loop)."""
+    # ttopt's reader matches the common one-line header directly (ttopt.ir.fast_ops)
+    fast = getattr(parser, "parse_fast_for_header", None)
+    header = (fast() if fast is not None else None) or _parse_for_header(parser)
+    indvar, resolved_lb, resolved_ub, resolved_step, iter_arg_operands, iter_args = header
     body = parser.parse_region((indvar, *iter_args))
     attrs = parser.parse_optional_attr_dict()
 

@@ -357,8 +357,10 @@ def _segments(n: int):
     return DenseArrayBase.from_list(i32, [1, int(n > 1), int(n > 2)])
 
 
+@lru_cache(maxsize=4096)
 def splat_attr(t, literal: str):
-    """``dense<literal> : t`` with every element equal (the reader's rules: hex is bits)."""
+    """``dense<literal> : t`` with every element equal (the reader's rules: hex is bits).
+    Memoised: attributes are immutable values, so equal constants may share one."""
     from xdsl.dialects.builtin import AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, TensorType
 
     if not isinstance(t, TensorType):
@@ -428,3 +430,82 @@ def try_fast_store(parser, start: int):
     if not _cache_evict(m.group(4), m.group(5), props):
         return None
     return StoreOp.build(values, [], props), m.end()
+
+
+_TERMINATOR_LINE = re.compile(
+    r"(scf\.yield|tt\.reduce\.return|tt\.scan\.return|tt\.return)"
+    r"(?: ((?:" + _NAME + r")(?:, " + _NAME + r")*) : ([^\n]+?))?[ \t]*(?=\n|$)"
+)
+
+
+def try_fast_terminator(parser, start: int):
+    """``scf.yield %a, %b : T, U`` / ``tt.reduce.return`` / ``tt.scan.return`` /
+    ``tt.return`` (with or without values) on one line; None to use the full parser."""
+    text = parser.source
+    eol = line_end(text, start)
+    m = _TERMINATOR_LINE.match(text, start, eol) if eol >= 0 else None
+    if m is None:
+        return None
+    cls = parser.ctx.get_optional_op(m.group(1))
+    if cls is None:
+        return None
+    values = []
+    if m.group(2) is not None:
+        names = m.group(2).split(", ")
+        type_texts = _split_top(m.group(3))
+        if len(names) != len(type_texts) or "loc(" in m.group(3):
+            return None
+        for name, t_text in zip(names, type_texts):
+            t = _SCALARS.get(t_text) or parser.type_cache.get(t_text)
+            if t is None or (v := _defined(parser, name, t)) is None:
+                return None
+            values.append(v)
+    elif m.group(1) not in ("scf.yield", "tt.return"):  # (the others need `: type`)
+        return None
+    return cls.create(operands=values), m.end()
+
+
+_FOR_HEADER = re.compile(
+    r"(" + _NAME + r") = (" + _NAME + r") to (" + _NAME + r") step (" + _NAME + r")"
+    r"(?: iter_args\(((?:" + _NAME + r") = (?:" + _NAME + r")(?:, (?:" + _NAME + r") = (?:"
+    + _NAME + r"))*)\) -> \(([^\n{}]*)\))?[ \t]*: ([a-z0-9]+)[ \t]*(?=\{)"
+)
+
+
+def try_fast_for_header(parser, start: int):
+    """The header of ``scf.for %i = %lb to %ub step %s iter_args(%a = %x, ...) -> (T, ...) :
+    T {`` on one line, from ``%i`` at ``start`` to just before ``{``: ``(indvar, lb, ub,
+    step, iter operands, iter args, end)`` with the arguments as the parser's
+    ``Argument`` objects; None to use the full parser (an unknown type text, a value not yet
+    defined or of another type)."""
+    from xdsl.parser import Parser
+
+    text = parser.source
+    eol = line_end(text, start)
+    m = _FOR_HEADER.match(text, start, eol) if eol >= 0 else None
+    if m is None:
+        return None
+    iv_type = _SCALARS.get(m.group(7))
+    if iv_type is None:
+        return None
+    bounds = [_defined(parser, m.group(i), iv_type) for i in (2, 3, 4)]
+    if any(b is None for b in bounds):
+        return None
+    inp = parser.lexer.input
+    operands, args = [], []
+    if m.group(5) is not None:
+        pairs = m.group(5).split(", ")
+        type_texts = _split_top(m.group(6))
+        if len(pairs) != len(type_texts):
+            return None
+        at = m.start(5)
+        for pair, t_text in zip(pairs, type_texts):
+            t = _SCALARS.get(t_text) or parser.type_cache.get(t_text)
+            arg_name, _, init = pair.partition(" = ")
+            if t is None or (v := _defined(parser, init, t)) is None:
+                return None
+            operands.append(v)
+            args.append(Parser.Argument(Span(at, at + len(arg_name), inp), t))
+            at += len(pair) + 2
+    indvar = Parser.Argument(Span(m.start(1), m.end(1), inp), iv_type)
+    return indvar, *bounds, operands, args, m.end()

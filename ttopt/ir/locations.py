@@ -51,15 +51,45 @@ _NAME_CHAR = re.compile(r"[\w$.#-]")
 _PREFIX_TOKENS = re.compile(_STR + r'|//|"')
 
 
-def _hidden(text: str, pos: int) -> bool:
-    """True if ``pos`` is inside a string literal or a ``//`` comment (neither spans lines)."""
-    line = text[text.rfind("\n", 0, pos) + 1 : pos]
-    if '"' not in line and "//" not in line:
-        return False
-    for m in _PREFIX_TOKENS.finditer(line):
-        if m.group() in ("//", '"'):  # a comment, or a string still open at `pos`
-            return True
-    return False
+class _HiddenScanner:
+    """``scanner(pos)``: True if ``pos`` is inside a string literal or a ``//`` comment
+    (neither spans lines).  For positions asked in increasing order each line is scanned
+    once (scanning from the line's start for each position took time quadratic in the
+    length of a line, e.g. a whole module written on one line)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.last = 0  # the previous position asked for
+        self.line_start = 0
+        self.line_end = -1  # (unknown until asked on this line)
+        self.scan_at = 0  # tokens of the line before here are read
+        self.open_from: int | None = None  # hidden after here (a `//` or an unclosed `"`)
+
+    def __call__(self, pos: int) -> bool:
+        text = self.text
+        if pos < self.last:  # (not in order: start over)
+            self.__init__(text)
+        newline = text.rfind("\n", self.last, pos)
+        if newline >= 0 or self.line_end < 0:
+            self.line_start = newline + 1 if newline >= 0 else text.rfind("\n", 0, pos) + 1
+            end = text.find("\n", pos)
+            self.line_end = len(text) if end < 0 else end
+            self.scan_at, self.open_from = self.line_start, None
+        self.last = pos
+        if self.open_from is not None:
+            return self.open_from < pos
+        while True:
+            m = _PREFIX_TOKENS.search(text, self.scan_at, self.line_end)
+            if m is None or m.start() >= pos:
+                return False
+            if m.group() in ("//", '"'):  # a comment, or a string never closed on the line
+                # (hidden after its first character: between the two slashes is not yet
+                # a comment)
+                self.open_from = m.start() + len(m.group()) - 1
+                return self.open_from < pos
+            if m.end() > pos:  # inside this string literal
+                return True
+            self.scan_at = m.end()
 
 
 def _body_end(text: str, start: int) -> tuple[int, str | None]:
@@ -221,6 +251,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
     starts: dict[str, int] = {}
     lines: list[tuple[str, bool]] = []
     module_start = _module_start(text)
+    hidden = _HiddenScanner(text)
     pieces: list[str] = []
     last = 0
     pos = 0
@@ -231,7 +262,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
         if m.start() and _NAME_CHAR.match(text, m.start() - 1):  # (`x#loc1 = ...`: a name)
             pos = m.start() + 1
             continue
-        if _hidden(text, m.start()):
+        if hidden(m.start()):
             pos = m.end()
             continue
         full = LOC_ALIAS.match(text, m.start())

@@ -46,10 +46,21 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from ..dialects import make_context
 from ..errors import TTOptError, TTOptInternalError, line_col
 from ..xdsl_compat import ParserBase, set_value_name
-from .fast_ops import SCALAR_TYPES, line_end, try_fast_op, try_fast_store
+from .fast_ops import (
+    SCALAR_TYPES,
+    line_end,
+    try_fast_for_header,
+    try_fast_op,
+    try_fast_store,
+    try_fast_terminator,
+)
 from .lexer import STRING_LITERAL, FastMLIRLexer
 from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases
 from .verify import ParseFacts, verify_parsed
+
+
+_BLANKS = re.compile(r"[ \t]*")
+_TERMINATORS = ("scf.yield", "tt.reduce.return", "tt.scan.return", "tt.return")
 
 
 @dataclass
@@ -169,6 +180,7 @@ class TritonParser(ParserBase):
         self.top_level_spans: list[tuple[int, int]] = []  # [start, end) of top-level ops
         self.loc_alias_offsets: dict[str, int] = {}  # `#locN` -> offset of its definition
         self._nested_loc = False
+        self._first_code: dict[int, int] = {}  # line -> offset of its first non-blank
 
     # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
     def define_values(self, name, values, span):  # type: ignore[override]
@@ -292,8 +304,11 @@ class TritonParser(ParserBase):
         fast = None
         if kind == MLIRTokenKind.PERCENT_IDENT:
             fast = try_fast_op(self, start)
-        elif kind == MLIRTokenKind.BARE_IDENT and self.source.startswith("tt.store ", start):
-            fast = try_fast_store(self, start)
+        elif kind == MLIRTokenKind.BARE_IDENT:
+            if self.source.startswith("tt.store ", start):
+                fast = try_fast_store(self, start)
+            elif self.source.startswith(_TERMINATORS, start):
+                fast = try_fast_terminator(self, start)
         if fast is None:
             if self.current_token.span.start != start:  # a fast path looked ahead and gave
                 self.resume_from(start)                 # up: never lose what it consumed
@@ -320,6 +335,16 @@ class TritonParser(ParserBase):
             op.location = FileLineColLoc(StringAttr(self.file_name), IntAttr(ln), IntAttr(col))
         return op
 
+    def parse_fast_for_header(self):
+        """The ``scf.for`` header through the fast path (``ttopt.ir.fast_ops``), the parser
+        left at its ``{``; None (nothing consumed) to read it token by token."""
+        found = try_fast_for_header(self, self.current_token.span.start)
+        if found is None:
+            return None
+        *header, end = found
+        self.resume_from(end)
+        return tuple(header)
+
     def _op_name_at(self, start: int) -> int:
         """Where the op starting at ``start`` has its name (after ``%r, %s:2 =``): MLIR
         locates an op there."""
@@ -340,9 +365,9 @@ class TritonParser(ParserBase):
             if i < 0:
                 break
             line = bisect.bisect_right(starts, i) - 1
-            first = starts[line]
-            while first <= i and text[first] in " \t":
-                first += 1
+            first = self._first_code.get(line)
+            if first is None:  # (once per line: a line may start with thousands of blanks)
+                first = self._first_code[line] = _BLANKS.match(text, starts[line]).end()
             if not text.startswith("//", first):
                 break
             i = starts[line] - 1  # a comment line between two ops: look above
@@ -421,6 +446,8 @@ class TritonParser(ParserBase):
             if scalar is not None:
                 self.consume_token()
                 return scalar
+            if tok.text == "tensor" and not self._in_type and not self._in_dialect_type:
+                return self.parse_type()  # (looked up by its text there)
         elif tok.kind == MLIRTokenKind.EXCLAMATION_IDENT and not self._in_dialect_type:
             start = tok.span.start  # `!tt.ptr<f16>` in a tensor type (not in another `!t`
             text = self.source  # type: a lookup per level of `!tt.ptr<!tt.ptr<...>>` would
@@ -440,6 +467,17 @@ class TritonParser(ParserBase):
                     self.type_cache[key] = result
                 return result
         return super().parse_optional_type()
+
+    def parse_optional_attribute(self):  # type: ignore[override]
+        # a type where an attribute may stand (`-> (tensor<..>, ..)` of scf.for, declarative
+        # type directives): looked up by its text as in parse_type
+        tok = self.current_token
+        if tok.kind == MLIRTokenKind.BARE_IDENT and not self._in_type and not self._in_dialect_type:
+            if tok.text == "tensor" or tok.text in SCALAR_TYPES:
+                return self.parse_optional_type()
+        elif tok.kind == MLIRTokenKind.EXCLAMATION_IDENT:
+            return self.parse_optional_type()
+        return super().parse_optional_attribute()
 
     def parse_type(self):  # type: ignore[override]
         tok = self.current_token

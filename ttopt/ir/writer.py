@@ -114,10 +114,18 @@ class TritonPrinter(PrinterBase):
             how = _HOW[type(op)] = (
                 bool(op.get_traits_of_type(IsolatedFromAbove)),
                 not isinstance(op, UnregisteredOp) and Operation.print is not type(op).print,
+                _fast_printer(type(op)),
             )
-        scope, custom = how
+        scope, custom, fast = how
         if not custom or self.print_generic_format or self.diagnostic.op_messages:
             super().print_op(op)
+            return
+        if fast is not None and FAST_PRINT and not op.attributes and _plain(op, fast[1]):
+            if op.results:
+                self.print_results(op)
+            fast[0](self, op)
+            self.print_string(" ")
+            self.print_attribute(op.location)
             return
         if op.results:
             self.print_results(op)
@@ -180,7 +188,84 @@ class TritonPrinter(PrinterBase):
 
 
 _KINDS: dict[type, str] = {}
-_HOW: dict[type, tuple[bool, bool]] = {}
+_HOW: dict[type, tuple] = {}
+
+FAST_PRINT = True
+"""Print the common one-line ops (those whose declarative format is one of a few shapes,
+with no attribute and every property at its default) straight to the stream instead of
+through xDSL's format program; the text is the same (test/test_fast_path.py compares both
+ways over the corpus).  False: always the op's own printer."""
+
+
+def _fast_printer(cls):
+    """``(print, defaults)`` for ops of ``cls`` in a plain state, or None: ``print`` writes
+    the op from its name to its last type; ``defaults`` are the properties it may carry (at
+    exactly these values: anything else is printed by the op's own printer)."""
+    from ..dialects.families import ArrowOp
+    from .fast_ops import FORMAT_KINDS
+
+    fmt = getattr(cls, "assembly_format", None)
+    if fmt is None and hasattr(cls, "get_irdl_definition"):
+        fmt = cls.get_irdl_definition().assembly_format
+    if fmt is None:
+        return None
+    kind = FORMAT_KINDS.get(fmt)
+    if kind is None or (kind == "arrow" and not issubclass(cls, ArrowOp)):
+        return None
+    props = cls.get_irdl_definition().properties
+    defaults = {name: getattr(d, "default_value", None) for name, d in props.items()}
+    if any(v is None for v in defaults.values()):
+        return None  # a property printed in the attribute dictionary (`{axis = 1 : i32}`)
+    return _FAST_KINDS[kind], defaults
+
+
+def _plain(op: Operation, defaults: dict) -> bool:
+    props = op.properties
+    if not props:
+        return True
+    for name, value in props.items():
+        default = defaults.get(name)
+        if default is None or value != default:
+            return False
+    return True
+
+
+def _print_binary(p: "TritonPrinter", op: Operation) -> None:
+    a, b = op.operands
+    p.print_string(op.name + " ")
+    p.print_ssa_value(a)
+    p.print_string(", ")
+    p.print_ssa_value(b)
+    p.print_string(" : ")
+    p.print_attribute(op.results[0].type)
+
+
+def _print_unary(p: "TritonPrinter", op: Operation) -> None:
+    p.print_string(op.name + " ")
+    p.print_ssa_value(op.operands[0])
+    p.print_string(" : ")
+    p.print_attribute(op.results[0].type)
+
+
+def _print_conversion(sep: str):
+    def print_(p: "TritonPrinter", op: Operation) -> None:
+        x = op.operands[0]
+        p.print_string(op.name + " ")
+        p.print_ssa_value(x)
+        p.print_string(" : ")
+        p.print_attribute(x.type)
+        p.print_string(sep)
+        p.print_attribute(op.results[0].type)
+
+    return print_
+
+
+_FAST_KINDS = {
+    "binary": _print_binary,
+    "unary": _print_unary,
+    "cast": _print_conversion(" to "),
+    "arrow": _print_conversion(" -> "),
+}
 
 
 def _attribute_kind(attribute: Attribute) -> str:
