@@ -20,6 +20,7 @@ What this adds to xDSL's parser:
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 import struct
@@ -60,6 +61,11 @@ from .verify import ParseFacts, verify_parsed
 
 
 _BLANKS = re.compile(r"[ \t]*")
+# types by (text, alias environment), shared by every module read in the process
+_SHARED_TYPES: dict[tuple[str, int], Attribute] = {}
+_SHARED_TYPES_MAX = 200_000
+_ALIAS_ENVS: dict[tuple[str, ...], int] = {}
+_ENV_NUMBERS = itertools.count()
 _TERMINATORS = ("scf.yield", "tt.reduce.return", "tt.scan.return", "tt.return")
 
 
@@ -181,6 +187,8 @@ class TritonParser(ParserBase):
         self.loc_alias_offsets: dict[str, int] = {}  # `#locN` -> offset of its definition
         self._nested_loc = False
         self._first_code: dict[int, int] = {}  # line -> offset of its first non-blank
+        self._alias_texts: list[str] = []  # the `#x = ...` / `!x = ...` definitions so far
+        self._alias_env: int | None = None  # their number in _ALIAS_ENVS (None: not yet)
 
     # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
     def define_values(self, name, values, span):  # type: ignore[override]
@@ -391,7 +399,10 @@ class TritonParser(ParserBase):
             if self.current_token.kind in (
                 MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT
             ):
+                start = self.current_token.span.start
                 self.parse_alias_definition()
+                self._alias_texts.append(self.source[start : self.current_token.span.start].strip())
+                self._alias_env = None
                 continue
             start = self.current_token.span.start
             op = self.parse_optional_operation()
@@ -454,7 +465,7 @@ class TritonParser(ParserBase):
             end = _balanced_end(text, start) if text.startswith("!t", start) else None
             if end is not None:  # scan the rest each time, quadratic)
                 key = text[start:end]
-                cached = self.type_cache.get(key)
+                cached = self._known_type(key)
                 if cached is not None:
                     self.resume_from(end)
                     return cached
@@ -464,9 +475,40 @@ class TritonParser(ParserBase):
                 finally:
                     self._in_dialect_type = False
                 if result is not None and self.current_token.span.start >= end:
-                    self.type_cache[key] = result
+                    self._remember_type(key, result)
                 return result
         return super().parse_optional_type()
+
+    def _known_type(self, key: str):
+        """The type spelled ``key``: this module's cache, else the one shared by every module
+        read in this process (types are immutable values; a text naming an alias (``#blocked``)
+        is keyed with the alias definitions read so far, since it means what they say)."""
+        found = self.type_cache.get(key)
+        if found is None:
+            found = _SHARED_TYPES.get((key, self._env_of(key)))
+            if found is not None:
+                self.type_cache[key] = found
+        return found
+
+    def _remember_type(self, key: str, typ) -> None:
+        self.type_cache[key] = typ
+        if len(_SHARED_TYPES) >= _SHARED_TYPES_MAX or len(_ALIAS_ENVS) >= _SHARED_TYPES_MAX:
+            _SHARED_TYPES.clear()
+            _ALIAS_ENVS.clear()
+        _SHARED_TYPES[(key, self._env_of(key))] = typ
+
+    def _env_of(self, key: str) -> int:
+        """-1 where the text alone decides (no `#alias` in it, no `!alias = ...` type alias
+        defined so far), else the number of the alias definitions read so far."""
+        if "#" not in key and not any(t.startswith("!") for t in self._alias_texts):
+            return -1
+        if self._alias_env is None:
+            env = tuple(self._alias_texts)
+            found = _ALIAS_ENVS.get(env)
+            if found is None:
+                found = _ALIAS_ENVS[env] = next(_ENV_NUMBERS)  # (never reused)
+            self._alias_env = found
+        return self._alias_env
 
     def parse_optional_attribute(self):  # type: ignore[override]
         # a type where an attribute may stand (`-> (tensor<..>, ..)` of scf.for, declarative
@@ -497,7 +539,7 @@ class TritonParser(ParserBase):
         if end is None:
             return super().parse_type()
         key = text[start:end]
-        cached = self.type_cache.get(key)
+        cached = self._known_type(key)
         if cached is not None:
             self.resume_from(end)
             return cached
@@ -509,7 +551,7 @@ class TritonParser(ParserBase):
         finally:
             self._in_type, self._in_dialect_type = outer, outer_dialect
         if self.current_token.span.start >= end:
-            self.type_cache[key] = result
+            self._remember_type(key, result)
         return result
 
     # --- the type after `dense<...> :` (xDSL rebuilds an IRDL constraint on every call)
@@ -696,6 +738,13 @@ def _balanced_end(text: str, start: int) -> int | None:
 
 
 # ------------------------------------------------------------------ entry point
+
+
+def clear_shared_types() -> None:
+    """Forget the types shared between modules (each module then parses its type texts
+    again, as in a fresh process)."""
+    _SHARED_TYPES.clear()
+    _ALIAS_ENVS.clear()
 
 
 def read_module(text: str, filename: str = "<input>", verify: bool = True) -> TritonModule:
