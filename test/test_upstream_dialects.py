@@ -1,4 +1,4 @@
-"""ttopt's arith, math, scf and ub are xDSL's own op classes (ttopt/dialects/upstream.py):
+"""ttopt's arith, math, scf, cf and ub are xDSL's own op classes (ttopt/dialects/upstream.py):
 which classes, what the adapter around them changes (MLIR's constraints, parse-time
 behaviour, traits, rules), that Triton's text still reads and prints byte for byte, that
 xDSL's own registrations are untouched, and that ttopt's passes see xDSL's ops under
@@ -14,11 +14,12 @@ import textwrap
 
 import pytest
 from xdsl.dialects import arith as x_arith
+from xdsl.dialects import cf as x_cf
 from xdsl.dialects import math as x_math
 from xdsl.dialects import scf as x_scf
 from xdsl.dialects import ub as x_ub
 from xdsl.irdl import VarConstraint
-from xdsl.traits import Commutative, RecursiveMemoryEffect, get_effects
+from xdsl.traits import Commutative, Pure, RecursiveMemoryEffect, get_effects
 
 import ttopt
 import ttopt.ir.reader as reader
@@ -30,7 +31,7 @@ from ttopt.ir.reader import read_module
 from ttopt.ir.verify import verify_module
 from ttopt.oracle import triton_accepts
 
-XDSL = {d.name: d for d in (x_arith.Arith, x_math.Math, x_scf.Scf, x_ub.UB)}
+XDSL = {d.name: d for d in (x_arith.Arith, x_math.Math, x_scf.Scf, x_ub.UB, x_cf.Cf)}
 
 # ttopt's own definitions, where xDSL 0.74's cannot read Triton's IR (module docstrings)
 REPLACED = {
@@ -53,12 +54,14 @@ def _ops(dialect_name: str) -> dict[str, type]:
     }
 
 
-@pytest.mark.parametrize("dialect", ["arith", "math", "scf", "ub"])
+@pytest.mark.parametrize("dialect", ["arith", "math", "scf", "ub", "cf"])
 def test_the_context_uses_xdsls_classes_except_the_documented_replacements(dialect):
     theirs = {op.name: op for op in XDSL[dialect].operations}
     ours = _ops(dialect)
     if dialect == "scf":  # the ops Triton emits (Triton 3.6 prints no other scf op)
         assert set(ours) == {"scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition"}
+    elif dialect == "cf":  # an early `return` (Triton 3.6 emits no cf.assert / cf.switch)
+        assert set(ours) == {"cf.br", "cf.cond_br"}
     elif dialect == "ub":  # Triton 3.6's MLIR has no ub.unreachable ("custom op ... unknown")
         assert set(ours) == {"ub.poison"}
     else:
@@ -92,9 +95,12 @@ def test_xdsls_own_classes_and_registrations_are_untouched():
     assert not x_arith.AddfOp.has_trait(Commutative)
     lhs = x_arith.AddfOp.get_irdl_definition().operands[0][1].constr
     assert isinstance(lhs.constraint.constr, VarConstraint)
+    assert not x_cf.BranchOp.has_trait(Pure)  # (ttopt's adapter adds MLIR's trait)
     multiverse = Universe.get_multiverse()  # no duplicate dialect names
-    for name in ("arith", "math", "scf", "ub"):
+    for name in ("arith", "math", "scf", "ub", "cf"):
         assert multiverse.all_dialects[name]() is XDSL[name]
+    assert multiverse.all_dialects["llvm"]().name == "llvm"  # xDSL's, not ttopt's one op
+    assert "llvm.intr.assume" not in {op.name for op in multiverse.all_dialects["llvm"]().operations}
     for name in ("tt", "ttg", "ttng"):
         assert multiverse.all_dialects[name]().name == name
 
@@ -107,6 +113,37 @@ def test_scf_ops_have_mlirs_memory_effects():
     assert effects["scf.for"] is not None and effects["scf.if"] is not None  # pure bodies
     assert effects["arith.remui"] == set() and effects["arith.divsi"] == set()
     assert effects["gpu.barrier"] is None  # unknown: a writer, as in MLIR
+
+
+CF_KERNEL = """module {
+  tt.func @k(%p: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %0 = arith.cmpi sgt, %n, %c0 : i32
+    cf.cond_br %0, ^bb1(%n : i32), ^bb2
+  ^bb1(%a: i32):  // pred: ^bb0
+    cf.br ^bb2
+  ^bb2:  // 2 preds: ^bb0, ^bb1
+    tt.return
+  }
+}
+"""
+
+
+def test_cf_branches_are_xdsls_with_mlirs_effects_and_successor_rule():
+    mod = read_module(CF_KERNEL, "k.ttir")
+    ops = {op.name: op for op in mod.op.walk()}
+    assert isinstance(ops["cf.br"], x_cf.BranchOp)
+    assert isinstance(ops["cf.cond_br"], x_cf.ConditionalBranchOp)
+    assert get_effects(ops["cf.br"]) == set() and get_effects(ops["cf.cond_br"]) == set()
+    assert ttopt.optimize(CF_KERNEL, [], "k.ttir").count("cf.") == 2
+    bad = CF_KERNEL.replace("^bb1(%n : i32)", "^bb1")
+    with pytest.raises(TTOptError) as e:
+        read_module(bad, "k.ttir")
+    assert str(e.value) == (
+        "k.ttir:5:5: error: 'cf.cond_br' op branch has 0 operands for successor #0, but "
+        "target block has 1"
+    )
+    assert not triton_accepts(bad, ".ttir").ok and triton_accepts(CF_KERNEL, ".ttir").ok
 
 
 def test_commutative_ops_are_mlirs():

@@ -9,12 +9,14 @@ so that xDSL's ``Universe.get_multiverse()`` (and thus ``xdsl-opt``, ``xdsl-gui`
 ttopt's passes (``redundant-load``, ``redundant-reduce``, ``div-chain``) and Triton's own
 dialects (``tt``, ``ttg``, ``ttng``).
 
-Not registered: ``arith``, ``math``, ``scf``, ``gpu`` and ``ub``.  The multiverse refuses two
-dialects of one name (``ValueError: Duplicate definition of arith in ['ttopt', 'xdsl']``,
-which would break every xDSL tool of the environment), and ttopt must not shadow xDSL's.
-Under ``xdsl-opt`` those five are xDSL's own.  ttopt's ``arith``/``math``/``scf``/``ub`` are
-xDSL's classes too (:mod:`ttopt.dialects.upstream`: ttopt's context registers each behind an
-adapter, a subclass with MLIR's constraints and parse-time behaviour), and ttopt's passes name
+Not registered: ``arith``, ``math``, ``scf``, ``cf``, ``gpu``, ``ub`` and ``llvm``.  The
+multiverse refuses two dialects of one name (``ValueError: Duplicate definition of arith in
+['ttopt', 'xdsl']``, which would break every xDSL tool of the environment), and ttopt must
+not shadow xDSL's.  Under ``xdsl-opt`` those seven are xDSL's own (xDSL 0.74's ``llvm`` has
+no ``llvm.intr.assume``: a kernel with ``tl.assume`` does not parse there).  ttopt's
+``arith``/``math``/``scf``/``cf``/``ub`` are xDSL's classes too
+(:mod:`ttopt.dialects.upstream`: ttopt's context registers each behind an adapter, a
+subclass with MLIR's constraints and parse-time behaviour), and ttopt's passes name
 xDSL's classes, so under ``xdsl-opt`` they see the same ops:
 
 * ``redundant-load`` carries available loads into ``scf.for``/``scf.if``/``scf.while``
@@ -57,7 +59,7 @@ def _ttg():
 
 
 def _ttng():
-    from .dialects.ttg import TTNG
+    from .dialects.ttng import TTNG
 
     return TTNG
 

@@ -5,6 +5,28 @@ The source of truth is the memory-effect trait each op of :mod:`ttopt.dialects` 
 volatile loads and non-pure inline asm, ``RecursiveMemoryEffect`` for ops with regions, which
 are as pure as everything inside them).  An op that declares nothing has *unknown* effects and
 is treated as a writer: when unsure, do not rewrite.
+
+What the ops of Triton 3.6 declare, in the four classes :func:`classify` names:
+
+* ``pure``: values and views only: shape and arithmetic ops, ``tt.dot``/``tt.dot_scaled``,
+  ``tt.make_tensor_descriptor``, the memory-descriptor views (``ttg.memdesc_index`` /
+  ``_subslice`` / ``_trans`` / ``_reshape`` / ``_reinterpret``, ``ttng.tmem_subslice``),
+  ``ttng.reinterpret_tensor_descriptor``, branches (``cf.br`` / ``cf.cond_br``), terminators;
+* ``read``: ``tt.load`` (not volatile), ``tt.descriptor_load`` / ``_gather``,
+  ``ttg.local_load``, ``ttng.tmem_load``;
+* ``write`` (a write, a free or an allocation of any memory: global, shared, tensor memory,
+  an mbarrier): stores and atomics, ``tt.descriptor_store`` / ``_scatter`` / ``_reduce``,
+  every TMA copy (``ttng.async_tma_*``), ``ttng.tensormap_create``, every mbarrier op
+  (``ttng.init_barrier``, ``barrier_expect``, ``arrive_barrier``, ``wait_barrier`` ...),
+  tensor-memory writes and MMAs (``ttng.tmem_store`` / ``_copy`` / ``_alloc``,
+  ``tc_gen5_mma`` / ``_scaled`` / ``_commit``), ``warp_group_dot`` (asynchronous), and every
+  fence, wait and barrier (``ttng.fence_async_shared``, ``async_tma_store_wait``,
+  ``cluster_arrive`` / ``_wait``, ``ttg.local_barrier``, ``ttg.async_wait``): an op that
+  orders memory accesses is ordered like a writer;
+* ``unknown`` (a writer for the passes): ``tt.call``, ``gpu.barrier`` and
+  ``llvm.intr.assume`` (as MLIR declares them: nothing).
+
+``ttg.warp_specialize`` is as pure as everything in its default region and its partitions.
 """
 
 from __future__ import annotations
@@ -26,6 +48,18 @@ def may_write(op: Operation) -> bool:
 def is_pure(op: Operation) -> bool:
     effects = get_effects(op)
     return effects is not None and not effects
+
+
+def classify(op: Operation) -> str:
+    """``"pure"``, ``"read"`` (reads and nothing else), ``"write"`` (may write, free or
+    allocate, :func:`may_write`'s answer) or ``"unknown"`` (declares no effects: a writer for
+    the passes), including what ops nested in ``op``'s regions do."""
+    effects = get_effects(op)
+    if effects is None:
+        return "unknown"
+    if any(e.kind in _WRITE_LIKE for e in effects):
+        return "write"
+    return "read" if effects else "pure"
 
 
 class WriteCache:

@@ -355,6 +355,21 @@ class ExactType(TypeKind):
         return self.type
 
 
+@dataclass(frozen=True)
+class TypeOfClass(TypeKind):
+    """A type of one class, as MLIR's type definitions constrain an operand
+    (``TTG_MemDescType``: ``memory descriptor type (...) in Triton IR type system``)."""
+
+    cls: type
+    description: str
+
+    def ok(self, t: Attribute) -> bool:
+        return type(t) is self.cls or isinstance(t, self.cls)
+
+    def message(self, attr: Attribute) -> str:
+        return f"must be {self.description}, but got '{attr}'"
+
+
 # ------------------------------------------------------------------- shared rules
 # The relations between an op's types that several ops check, raising VerifyException with
 # MLIR's wording (the verifier adds the `'op.name' op` prefix).
@@ -416,6 +431,7 @@ __all__ = [
     "TTTensor",
     "SignlessIntegerOrIndex",
     "ExactType",
+    "TypeOfClass",
     "require_same_element_type",
     "require_same_encoding",
     "require_elementwise_shapes",

@@ -100,6 +100,24 @@ def i32_enum_directive(name: str, table: Mapping[str, int], what: str) -> type[I
     return irdl_custom_directive(cls)
 
 
+@irdl_custom_directive
+class I32List(CustomDirective):
+    """``custom<I32List>($attr)``: a ``DenseI32ArrayAttr`` printed as its bare values
+    (``ttg.memdesc_subslice %m[64, 0]`` writes ``offsets = array<i32: 64, 0>`` so)."""
+
+    attr: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        values = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_integer)
+        self.attr.set(state, i32_array(values))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        attr = self.attr.get(op)
+        values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+        printer.print_string(", ".join(str(v) for v in values))
+
+
 # ------------------------------------------------------------------- parse helpers
 def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     """Zero or more comma-separated operands (no delimiters)."""
@@ -206,6 +224,7 @@ __all__ = [
     "enum_name",
     "I32EnumKeyword",
     "i32_enum_directive",
+    "I32List",
     "parse_operand_list",
     "parse_type_list",
     "resolve_all",

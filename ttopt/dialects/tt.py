@@ -77,6 +77,7 @@ from .constraints import (
     TTLoadPtr,
     TTPtrLike,
     TTTensor,
+    TypeOfClass,
     bit_width,
     element_type,
     encoding_of,
@@ -127,6 +128,8 @@ from .tt_attrs import (
     PROPAGATE_NAN,
     RMW_OP,
     ROUNDING_MODE,
+    SCALE_DOT_ELEM_TYPE,
+    DESCRIPTOR_REDUCE_KIND,
     OpaqueBodyAttr,
     PointerType,
     TensorDescType,
@@ -146,6 +149,21 @@ RoundingMode = i32_enum_directive("RoundingMode", ROUNDING_MODE, "rounding mode"
 RMWOp = i32_enum_directive("RMWOp", RMW_OP, "atomic op")
 MemSemantic = i32_enum_directive("MemSemantic", MEM_SEMANTIC, "memory semantic")
 MemSyncScope = i32_enum_directive("MemSyncScope", MEM_SYNC_SCOPE, "scope")
+DescriptorReduceKind = i32_enum_directive(
+    "DescriptorReduceKind", DESCRIPTOR_REDUCE_KIND, "descriptor reduce kind"
+)
+
+TENSORDESC = TypeOfClass(
+    TensorDescType,
+    "Tensor descriptor type (`::mlir::triton::TensorDescType`) in Triton IR type system",
+)
+"""``TT_TensorDescType``."""
+PTR_TYPE = TypeOfClass(
+    PointerType, "Pointer type (`::mlir::triton::PointerType`) in Triton IR type system"
+)
+"""``TT_PtrType``."""
+PTR = TypeOfClass(PointerType, "ptr")
+"""``TT_Ptr``."""
 
 
 def _types(op: Operation) -> tuple[Attribute, Attribute]:
@@ -1527,19 +1545,207 @@ class DescriptorStoreOp(TritonOp):
 
 @irdl_triton_op
 class MakeTensorDescOp(TritonOp):
-    """``tt.make_tensor_descriptor %base, [shape], [strides] : !tt.ptr<T>, !tt.tensordesc<..>``."""
+    """``tt.make_tensor_descriptor %base, [shape], [strides] : <f32>, <tensor<32x32xf32>>``.
+
+    Hand-written: both types are printed unqualified (``type($base)`` and ``type($result)``
+    of Triton's own pointer and descriptor types print without ``!tt.ptr``/``!tt.tensordesc``;
+    xDSL's ``type(...)`` always prints the prefix), and read with or without it."""
 
     name = "tt.make_tensor_descriptor"
-    base = operand_def()
+    base = operand_def(PTR_TYPE)
     shape = var_operand_def(I32)
     strides = var_operand_def(I64)
-    result = result_def()
-    irdl_options = (SameVariadicOperandSize(), ParsePropInAttrDict())
+    result = result_def(TENSORDESC)
+    irdl_options = (SameVariadicOperandSize(),)
     traits = tt_traits(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        b = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        shape = parse_bracket_operands(parser)
+        parser.parse_punctuation(",")
+        strides = parse_bracket_operands(parser)
+        props, attrs = cls.parse_attr_dict(parser)
+        parser.parse_punctuation(":")
+        bt = parse_maybe_unqualified(parser, PointerType)
+        parser.parse_punctuation(",")
+        rt = parse_maybe_unqualified(parser, TensorDescType)
+        values = resolve_all(
+            parser, [b, *shape, *strides], [bt] + [i32] * len(shape) + [i64] * len(strides)
+        )
+        return cls.build(values, [rt], props, attrs)
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_ssa_value(self.base)
+        for group in (self.shape, self.strides):
+            printer.print_string(", ")
+            print_bracket_operands(printer, group)
+        self.print_attr_dict(printer)
+        printer.print_string(" : ")
+        _print_unqualified(printer, self.base.type)
+        printer.print_string(", ")
+        _print_unqualified(printer, self.result.type)
+
+
+def _print_unqualified(printer: Printer, t: Attribute) -> None:
+    """A ``!tt.ptr``/``!tt.tensordesc`` type without its prefix (anything else in full)."""
+    if isinstance(t, PointerType | OpaqueBodyAttr):
+        t.print_parameters(printer)
+    else:
+        printer.print_attribute(t)
+
+
+@irdl_triton_op
+class DescriptorGatherOp(TritonOp):
+    """``%r = tt.descriptor_gather %d[%x_offsets, %y] : (D, X, i32) -> R``: reads global
+    memory (TMA gather on sm_100)."""
+
+    name = "tt.descriptor_gather"
+    desc = operand_def(TENSORDESC)
+    x_offsets = operand_def(TENSOR)
+    y_offset = operand_def(I32)
+    result = result_def(TENSOR)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = tt_traits(MemoryReadEffect())
     assembly_format = (
-        "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` "
-        "type($result)"
+        "$desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)"
     )
+
+
+@irdl_triton_op
+class DescriptorScatterOp(TritonOp):
+    """``tt.descriptor_scatter %d[%x_offsets, %y], %v : D, X, i32, V``: writes global memory."""
+
+    name = "tt.descriptor_scatter"
+    desc = operand_def(TENSORDESC)
+    x_offsets = operand_def(TENSOR)
+    y_offset = operand_def(I32)
+    src = operand_def(TENSOR)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = tt_traits(ReadWriteEffect())
+    assembly_format = "$desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)"
+
+
+@irdl_triton_op
+class DescriptorReduceOp(TritonOp):
+    """``tt.descriptor_reduce add, %d[%i, %j], %v : D, V``: an atomic reduction into global
+    memory through a descriptor (reads and writes)."""
+
+    name = "tt.descriptor_reduce"
+    desc = operand_def(TENSORDESC)
+    src = operand_def(TENSOR)
+    indices = var_operand_def(I32)
+    kind = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = tt_traits(ReadWriteEffect())
+    custom_directives = (DescriptorReduceKind,)
+    assembly_format = (
+        "custom<DescriptorReduceKind>($kind) `,` $desc `[` $indices `]` `,` $src attr-dict `:` "
+        "type($desc) `,` type($src)"
+    )
+
+
+@irdl_triton_op
+class DotScaledOp(TritonOp):
+    """``tt.dot_scaled %a (scale %sa)?, %b (scale %sb)?, %c lhs = E rhs = E attr-dict :
+    A (, SA)? * B (, SB)? -> D`` (``tl.dot_scaled``: microscaled formats).
+
+    Hand-written: ``$c``'s type is ``$d``'s (``TypesMatchWith``, which xDSL's format infers
+    only through a constraint variable, whose message is not MLIR's)."""
+
+    name = "tt.dot_scaled"
+    a = operand_def(TENSOR)
+    b = operand_def(TENSOR)
+    c = operand_def(TENSOR)
+    a_scale = opt_operand_def(TENSOR)
+    b_scale = opt_operand_def(TENSOR)
+    d = result_def(TENSOR)
+    a_elem_type = prop_def(IntegerAttr)
+    b_elem_type = prop_def(IntegerAttr)
+    fastMath = prop_def(BoolAttr)
+    lhs_k_pack = opt_prop_def(BoolAttr)
+    rhs_k_pack = opt_prop_def(BoolAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = tt_traits(Pure())
+
+    def verify_(self) -> None:
+        if not same(_first(self.results).type, self.operands[2].type):
+            raise VerifyException(
+                "failed to verify that result's type matches accumulator's type"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        def operand_and_scale():
+            x = parser.parse_unresolved_operand()
+            scale = None
+            if parser.parse_optional_keyword("scale") is not None:
+                scale = parser.parse_unresolved_operand()
+            return x, scale
+
+        a, sa = operand_and_scale()
+        parser.parse_punctuation(",")
+        b, sb = operand_and_scale()
+        parser.parse_punctuation(",")
+        c = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {}
+        for keyword, prop in (("lhs", "a_elem_type"), ("rhs", "b_elem_type")):
+            parser.parse_keyword(keyword)
+            parser.parse_punctuation("=")
+            props[prop] = int_attr(
+                parse_keyword_enum(parser, SCALE_DOT_ELEM_TYPE, "scaled dot element type")
+            )
+        p2, attrs = cls.parse_attr_dict(parser)
+        props.update(p2)
+        parser.parse_punctuation(":")
+
+        def type_and_scale(scale):
+            t = parser.parse_type()
+            st = None
+            if scale is not None:
+                parser.parse_punctuation(",")
+                st = parser.parse_type()
+            return t, st
+
+        ta, tsa = type_and_scale(sa)
+        parser.parse_punctuation("*")
+        tb, tsb = type_and_scale(sb)
+        parser.parse_punctuation("->")
+        td = parser.parse_type()
+        pairs = [(a, ta), (b, tb), (c, td), (sa, tsa), (sb, tsb)]
+        values = [parser.resolve_operand(o, t) for o, t in pairs if o is not None]
+        props["operandSegmentSizes"] = DenseArrayBase.from_list(
+            i32, [1, 1, 1, int(sa is not None), int(sb is not None)]
+        )
+        return cls.build(values, [td], props, attrs)
+
+    def print(self, printer: Printer):
+        a, b, c = self.a, self.b, self.c
+        sa, sb = self.a_scale, self.b_scale
+        for x, scale, sep in ((a, sa, ", "), (b, sb, ", ")):
+            printer.print_string(" " if x is a else sep)
+            printer.print_ssa_value(x)
+            if scale is not None:
+                printer.print_string(" scale ")
+                printer.print_ssa_value(scale)
+        printer.print_string(", ")
+        printer.print_ssa_value(c)
+        for keyword, attr in (("lhs", self.a_elem_type), ("rhs", self.b_elem_type)):
+            printer.print_string(
+                f" {keyword} = " + enum_name(SCALE_DOT_ELEM_TYPE, attr.value.data)
+            )
+        self.print_attr_dict(printer, {"a_elem_type", "b_elem_type"})
+        printer.print_string(" : ")
+        for x, scale, sep in ((a, sa, ""), (b, sb, " * ")):
+            printer.print_string(sep)
+            printer.print_attribute(x.type)
+            if scale is not None:
+                printer.print_string(", ")
+                printer.print_attribute(scale.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.d.type)
 
 
 TT = Dialect(
@@ -1552,7 +1758,8 @@ TT = Dialect(
         MakeRangeOp, GetProgramIdOp, GetNumProgramsOp, MulhiUIOp, PreciseDivfOp,
         PreciseSqrtOp, ClampFOp, DotOp, AtomicRMWOp, AtomicCASOp, AssertOp, PrintOp,
         GatherOp, ExternElementwiseOp, ElementwiseInlineAsmOp, DescriptorLoadOp,
-        DescriptorStoreOp, MakeTensorDescOp,
+        DescriptorStoreOp, MakeTensorDescOp, DescriptorGatherOp, DescriptorScatterOp,
+        DescriptorReduceOp, DotScaledOp,
     ],
     [PointerType, TensorDescType],
 )
@@ -1568,11 +1775,13 @@ __all__ = [
     "GetNumProgramsOp", "MulhiUIOp", "PreciseDivfOp", "PreciseSqrtOp", "ClampFOp",
     "DotLikeOp", "DotOp", "AtomicRMWOp", "AtomicCASOp", "AssertOp", "PrintOp", "GatherOp",
     "ExternElementwiseOp", "ElementwiseInlineAsmOp", "DescriptorLoadOp",
-    "DescriptorStoreOp", "MakeTensorDescOp",
+    "DescriptorStoreOp", "MakeTensorDescOp", "DescriptorGatherOp", "DescriptorScatterOp",
+    "DescriptorReduceOp", "DotScaledOp", "PTR", "PTR_TYPE", "TENSORDESC",
     "TENSOR", "I32", "I64",
     # re-exported from tt_attrs
     "CACHE_MODIFIER", "EVICTION_POLICY", "MEM_SEMANTIC", "MEM_SYNC_SCOPE", "RMW_OP",
-    "PROGRAM_DIM", "INPUT_PRECISION", "ROUNDING_MODE", "PROPAGATE_NAN", "PointerType",
+    "PROGRAM_DIM", "INPUT_PRECISION", "ROUNDING_MODE", "PROPAGATE_NAN",
+    "SCALE_DOT_ELEM_TYPE", "DESCRIPTOR_REDUCE_KIND", "PointerType",
     "OpaqueBodyAttr", "opaque_attr", "TensorDescType", "i1_like", "loaded_type",
     "mask_type", "pointee_matches",
     # re-exported from traits, base

@@ -35,6 +35,12 @@ PROGRAM_DIM = {"x": 0, "y": 1, "z": 2}
 INPUT_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2, "bf16x3": 3, "bf16x6": 4}
 ROUNDING_MODE = {"rtz": 0, "rtne": 1}
 PROPAGATE_NAN = {"none": 0, "all": 0xFFFF}
+SCALE_DOT_ELEM_TYPE = {
+    "e4m3": 0, "e5m2": 1, "e2m3": 2, "e3m2": 3, "e2m1": 4, "bf16": 5, "fp16": 6,
+}
+DESCRIPTOR_REDUCE_KIND = {
+    "add": 1, "min": 2, "max": 3, "inc": 4, "dec": 5, "and": 6, "or": 7, "xor": 8,
+}
 
 # ---------------------------------------------------------------------------- types
 
@@ -75,21 +81,24 @@ class OpaqueBodyAttr(ParametrizedAttribute):
     """An attribute or type kept as the raw text of its ``<...>`` body.
 
     Layouts and memory descriptors are opaque to ttopt's passes; keeping their text makes
-    the round trip exact, including alias references such as ``parent = #blocked``.
+    the round trip exact, including alias references such as ``parent = #blocked``.  The
+    text is kept with its brackets (``"<{dim = 0, parent = #blocked}>"``), so that an empty
+    body (``#ttng.tensor_memory_scales_encoding<>``, which Triton needs) and none
+    (``#ttg.shared_memory``, ``!ttg.async.token``) stay different.
     """
 
     # the one parameter, `body: StringAttr`, is declared by `opaque_attr` on each subclass
 
     def print_parameters(self, printer: Printer) -> None:
         if self.body.data:
-            printer.print_string("<" + self.body.data + ">")
+            printer.print_string(self.body.data)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
         # xDSL's own scanner of a dialect attribute's `<...>` body (any xDSL parser,
         # xdsl-opt's too)
         if peek_token(parser).text == "<":
-            return (StringAttr(dialect_symbol_body(parser)),)
+            return (StringAttr("<" + dialect_symbol_body(parser) + ">"),)
         return (StringAttr(""),)
 
 
@@ -152,6 +161,8 @@ __all__ = [
     "INPUT_PRECISION",
     "ROUNDING_MODE",
     "PROPAGATE_NAN",
+    "SCALE_DOT_ELEM_TYPE",
+    "DESCRIPTOR_REDUCE_KIND",
     "PointerType",
     "OpaqueBodyAttr",
     "opaque_attr",

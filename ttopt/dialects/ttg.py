@@ -1,8 +1,16 @@
-"""TritonGPU (``ttg``) and TritonNvidiaGPU (``ttng``): layouts, memory descriptors, ops.
+"""TritonGPU (``ttg``): layouts, memory descriptors, the ops of ``TritonGPUOps.td`` (3.6).
 
 Layout encodings (``#ttg.blocked<...>`` ...) and ``!ttg.memdesc<...>`` are kept as the raw
 text of their bodies (see :class:`~ttopt.dialects.tt_attrs.OpaqueBodyAttr`): ttopt's passes
-never look inside a layout, and keeping the text makes the round trip exact.
+never look inside a layout, and keeping the text makes the round trip exact.  The layouts of
+``ttng`` (``#ttng.tensor_memory_encoding<..>`` ...) are defined here too; its ops are in
+:mod:`ttopt.dialects.ttng`.
+
+Every op Triton 3.6 registers in ``ttg`` is here but three that only exist inside the
+software pipeliner's pass (``ttg.mask``, ``ttg.mask.return``, ``ttg.predicate_stage``: in no
+TTGIR Triton writes).  Warp specialization is ``ttg.warp_specialize`` (the default region and
+the partitions, held by ``ttg.warp_specialize.partitions``), ``ttg.warp_yield`` and
+``ttg.warp_return``.
 
 Syntax as in :mod:`ttopt.dialects.tt`: declarative (``assembly_format``) where xDSL 0.74's
 format language says what Triton prints, hand-written where it cannot, saying why.
@@ -10,43 +18,55 @@ format language says what Triton prints, hand-written where it cannot, saying wh
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, i32
-from xdsl.ir import Attribute, Dialect
+from xdsl.dialects.builtin import DenseArrayBase, FunctionType, IntegerAttr, StringAttr, i1, i32
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     ParsePropInAttrDict,
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
+    var_region_def,
     var_result_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    MemoryAllocEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    Pure,
+    RecursiveMemoryEffect,
+    ReturnLike,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from ..xdsl_compat import operand_tuple
 from .base import TritonOp
-from .constraints import ExactType, element_type, same, shape_of
+from .constraints import ExactType, TypeOfClass, element_type, same, shape_of
 from .constraints import first as _first
 from .declarative import irdl_triton_op
 from .families import ArrowOp, FunctionalTypeOp
 from .syntax import (
+    I32List,
+    i32_array,
     parse_cache_evict,
     parse_maybe_unqualified,
-    parse_operand_list,
-    parse_type_list,
     print_cache_evict,
-    print_types,
     resolve_all,
 )
 from .traits import ReadWriteEffect
-from .tt import DotLikeOp
+from .tt import PTR
 from .tt_attrs import i1_like, loaded_type, opaque_attr
 
 LAYOUTS = [
@@ -62,7 +82,13 @@ AsyncTokenType = opaque_attr("ttg.async.token", is_type=True)
 ASYNC_TOKEN = AsyncTokenType.new((StringAttr(""),))
 """``!ttg.async.token``."""
 TOKEN = ExactType(ASYNC_TOKEN, "async token type")
+I1 = ExactType(i1, "1-bit signless integer")
 I32 = ExactType(i32, "32-bit signless integer")
+MEMDESC = TypeOfClass(
+    MemDescType,
+    "memory descriptor type (`::mlir::triton::gpu::MemDescType`) in Triton IR type system",
+)
+"""``TTG_MemDescType``."""
 
 TTNG_LAYOUTS = [
     opaque_attr("ttng." + n)
@@ -262,79 +288,318 @@ class AsyncWaitOp(TritonOp):
     assembly_format = "$asyncToken attr-dict"
 
 
-TTG = Dialect(
-    "ttg",
-    [
-        ConvertLayoutOp, MemDescTransOp, MemDescReshapeOp, MemDescReinterpretOp, Fp4ToFpOp,
-        LocalAllocOp, LocalLoadOp, LocalStoreOp, LocalDeallocOp, MemDescIndexOp,
-        AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp,
-    ],
-    [*LAYOUTS, MemDescType, AsyncTokenType],
-)
+@irdl_triton_op
+class MemDescSubsliceOp(TritonOp):
+    """``ttg.memdesc_subslice %m[64, 0] : !ttg.memdesc<..> -> !ttg.memdesc<..>``: a view,
+    no memory access."""
 
-
-# ------------------------------------------------------------------------------- ttng
+    name = "ttg.memdesc_subslice"
+    src = operand_def()
+    result = result_def()
+    offsets = prop_def(DenseArrayBase)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    custom_directives = (I32List,)
+    assembly_format = (
+        "$src `[` custom<I32List>($offsets) `]` attr-dict `:` type($src) `->` type($result)"
+    )
 
 
 @irdl_triton_op
-class WarpGroupDotOp(DotLikeOp):
-    """``ttng.warp_group_dot %a, %b, %c (, %useC)? {inputPrecision, isAsync} : A * B -> D``.
+class GlobalScratchAllocOp(TritonOp):
+    """``%p = ttg.global_scratch_alloc {alignment, nbytes} : !tt.ptr<i8>``: global memory
+    of the kernel's own (a descriptor made on the device lives there); an allocation, ordered
+    like a writer."""
 
-    Reads its shared-memory operands; asynchronous, so ordered like a writer.  Hand-written
-    (``tt.dot``'s syntax, see ``DotLikeOp``).
-    """
-
-    name = "ttng.warp_group_dot"
-    KEYWORD_PRECISION: ClassVar[bool] = False
-    useC = opt_operand_def()
-    traits = traits_def(ReadWriteEffect())
-
-
-@irdl_triton_op
-class WarpGroupDotWaitOp(TritonOp):
-    """``%r:N = ttng.warp_group_dot_wait %a, %b {pendings} : T1, T2`` (results = inputs).
-
-    Hand-written: the result types are the operand types (``AllTypesMatch``)."""
-
-    name = "ttng.warp_group_dot_wait"
-    inputs = var_operand_def()
-    outputs = var_result_def()
-    traits = traits_def(ReadWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        ops = parse_operand_list(parser)
-        props, attrs = cls.parse_attr_dict(parser)
-        parser.parse_punctuation(":")
-        types = parse_type_list(parser)
-        return cls.build(resolve_all(parser, ops, types), types, props, attrs)
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_list(self.inputs, printer.print_ssa_value)
-        self.print_attr_dict(printer)
-        printer.print_string(" : ")
-        print_types(printer, self.operand_types)
+    name = "ttg.global_scratch_alloc"
+    result = result_def(PTR)
+    nbytes = prop_def(IntegerAttr)
+    alignment = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryAllocEffect())
+    assembly_format = "attr-dict `:` type($result)"
 
 
 @irdl_triton_op
-class FenceAsyncSharedOp(TritonOp):
-    name = "ttng.fence_async_shared"
+class LocalBarrierOp(TritonOp):
+    """``ttg.local_barrier``: a CTA barrier on shared memory; ordered like a writer."""
+
+    name = "ttg.local_barrier"
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
     assembly_format = "attr-dict"
 
 
-TTNG = Dialect(
-    "ttng",
-    [WarpGroupDotOp, WarpGroupDotWaitOp, FenceAsyncSharedOp],
-    TTNG_LAYOUTS,
+# ------------------------------------------------------------------------ warp specialization
+
+
+@irdl_triton_op
+class WarpSpecializeOp(TritonOp):
+    """``%r = ttg.warp_specialize(%captures) attributes {..} default {..} partition0(%a: T)
+    num_warps(N) {..} ... : (T) -> (R)``: forks the default warps (the ``default`` region,
+    which may use any value and yields the results) and worker warp groups (the partitions:
+    isolated from above, they see the captures as their arguments), and joins them.
+
+    As Triton models it, the partitions are the regions of a ``ttg.warp_specialize.partitions``
+    op, alone in this op's second region (MLIR cannot make some regions of one op isolated
+    and others not); ``partitionNumWarps`` holds each one's ``num_warps(N)``.
+
+    Hand-written (Triton's ``hasCustomAssemblyFormat``): regions with entry arguments written
+    as a signature, one ``partitionN`` keyword each.  Its memory effects are those of
+    everything inside it (``RecursiveMemoryEffect``)."""
+
+    name = "ttg.warp_specialize"
+    explicitCaptures = var_operand_def()
+    defaultPassthrough = var_result_def()
+    partitionNumWarps = prop_def(DenseArrayBase)
+    warpGroupStartIds = opt_prop_def(DenseArrayBase)
+    requestedRegisters = opt_prop_def(DenseArrayBase)
+    actualRegisters = opt_prop_def(DenseArrayBase)
+    defaultRegion = region_def()
+    partitionOpHolder = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def partitions_op(self) -> Operation | None:
+        blocks = self.regions[1].blocks if len(self.regions) > 1 else ()
+        if len(blocks) != 1:
+            return None
+        first = blocks[0].first_op
+        return first if isinstance(first, WarpSpecializePartitionsOp) else None
+
+    def partition_regions(self) -> tuple[Region, ...]:
+        holder = self.partitions_op()
+        return tuple(holder.regions) if holder is not None else ()
+
+    def verify_(self) -> None:
+        """``WarpSpecializeOp::verify`` (lib/Dialect/TritonGPU/IR/Ops.cpp)."""
+        if self.partitions_op() is None:
+            raise VerifyException(
+                "expected to find only a `ttg.warp_specialize.partitions` op inside its "
+                "second region"
+            )
+        regions = self.partition_regions()
+        num_warps = list(self.properties["partitionNumWarps"].get_values())
+        if len(regions) != len(num_warps):
+            raise VerifyException(
+                f"has {len(regions)} partitions but `partitionNumWarps` has "
+                f"{len(num_warps)} elements"
+            )
+        for i, n in enumerate(num_warps):
+            if n <= 0 or n & (n - 1):
+                raise VerifyException(
+                    f"partition #{i} number of warps ({n}) must be a power of 2"
+                )
+        starts = self.properties.get("warpGroupStartIds")
+        if isinstance(starts, DenseArrayBase) and len(starts.get_values()) != len(num_warps):
+            raise VerifyException(
+                f"has {len(starts.get_values())} warp group start IDs but expected "
+                f"{len(num_warps)}"
+            )
+        captures = [v.type for v in self.operands]
+        for i, region in enumerate(regions):
+            args = region.blocks[0].args if region.blocks else ()
+            if len(args) != len(captures):
+                raise VerifyException(
+                    f"partition region #{i} has {len(args)} arguments but expected "
+                    f"{len(captures)}"
+                )
+            for j, (a, t) in enumerate(zip(args, captures)):
+                if not same(a.type, t):
+                    raise VerifyException(
+                        f"partition region #{i} argument #{j} has type '{a.type}' but "
+                        f"corresponding capture has type '{t}'"
+                    )
+        parent = self.parent_op()
+        while parent is not None:
+            if isinstance(parent, WarpSpecializeOp):
+                raise VerifyException(
+                    "cannot be nested inside another `ttg.warp_specialize` op"
+                )
+            n = parent.attributes.get("ttg.num-warps")
+            if isinstance(n, IntegerAttr) and n.value.data % 4:
+                raise VerifyException(
+                    "warp-specialized kernels requires num_warps to be a multiple of 4"
+                )
+            parent = parent.parent_op()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        captures = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        extra = parser.parse_optional_attr_dict_with_keyword()
+        props, attrs = cls.split_attr_dict(extra.data if extra is not None else {})
+        parser.parse_keyword("default")
+        default = parser.parse_region()
+        regions: list[Region] = []
+        num_warps: list[int] = []
+        while parser.parse_optional_keyword(f"partition{len(regions)}") is not None:
+            args = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, lambda: _parse_located_argument(parser)
+            )
+            parser.parse_keyword("num_warps")
+            parser.parse_punctuation("(")
+            num_warps.append(parser.parse_integer(allow_boolean=False, allow_negative=False))
+            parser.parse_punctuation(")")
+            regions.append(_parse_isolated_region(parser, args))
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ft = parser.parse_type()
+        if not isinstance(ft, FunctionType):
+            parser.raise_error("expected a function type", pos, parser.pos)
+        operands = resolve_all(parser, captures, list(ft.inputs.data))
+        props["partitionNumWarps"] = i32_array(num_warps)
+        holder = Region(Block([WarpSpecializePartitionsOp.build([], [], {}, {}, regions)]))
+        return cls.build(operands, list(ft.outputs.data), props, attrs, [default, holder])
+
+    def print(self, printer: Printer):
+        printer.print_string("(")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        printer.print_string(")")
+        extra = {
+            k: v
+            for k, v in (*self.properties.items(), *self.attributes.items())
+            if k != "partitionNumWarps"
+        }
+        if extra:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(dict(sorted(extra.items())))
+        printer.print_string("\n")
+        printer.print_string("default ")
+        printer.print_region(self.regions[0], print_entry_block_args=False)
+        num_warps = self.properties.get("partitionNumWarps")
+        counts = list(num_warps.get_values()) if isinstance(num_warps, DenseArrayBase) else []
+        for i, region in enumerate(self.partition_regions()):
+            printer.enter_scope()  # (isolated from above: names of its own)
+            printer.print_string(f"\npartition{i}(")
+            args = region.blocks[0].args if region.blocks else ()
+            printer.print_list(args, printer.print_block_argument)
+            n = counts[i] if i < len(counts) else 0
+            printer.print_string(f") num_warps({n}) ")
+            printer.print_region(region, print_entry_block_args=False)
+            printer.exit_scope()
+        printer.print_string(" : ")
+        printer.print_function_type(
+            [v.type for v in self.operands], [r.type for r in self.results]
+        )
+
+
+def _parse_located_argument(parser: Parser) -> Parser.Argument:
+    """``%name: type loc(...)?``, as ``printRegionArgument`` prints a region argument."""
+    arg = parser.parse_argument()
+    loc = parser.parse_optional_location()
+    return Parser.Argument(arg.name, arg.type, loc) if loc is not None else arg
+
+
+def _parse_isolated_region(parser: Parser, args) -> Region:
+    """A region that sees no value from outside (MLIR parses an isolated region in a name
+    scope of its own): a use of an outer name is an error, at the use, not a capture."""
+    outer = parser.ssa_values
+    pending = set(parser.forward_ssa_references)
+    start = parser.pos
+    parser.ssa_values = {}
+    try:
+        region = parser.parse_region(args)
+    finally:
+        parser.ssa_values = outer
+    leaked = [n for n in parser.forward_ssa_references if n not in pending]
+    if leaked:
+        name = leaked[0]
+        use = re.compile("%" + re.escape(name) + r"(?![\w$.-])").search(
+            parser.lexer.input.content, start, parser.pos
+        )
+        at = use.start() if use is not None else start
+        parser.raise_error(
+            f"use of undeclared SSA value name '%{name}' (a partition region is isolated "
+            "from above: values come in as its arguments)",
+            at,
+            at + len(name) + 1,
+        )
+    return region
+
+
+@irdl_triton_op
+class WarpSpecializePartitionsOp(TritonOp):
+    """``ttg.warp_specialize.partitions``: the holder of the partition regions inside a
+    ``ttg.warp_specialize`` (printed by it, never on its own); isolated from above."""
+
+    name = "ttg.warp_specialize.partitions"
+    partitionRegions = var_region_def()
+    traits = traits_def(
+        IsolatedFromAbove(), IsTerminator(), HasParent(WarpSpecializeOp), RecursiveMemoryEffect()
+    )
+
+
+@irdl_triton_op
+class WarpYieldOp(TritonOp):
+    """``ttg.warp_yield %a, %b attr-dict : T1, T2``: ends the default region, its values are
+    the results."""
+
+    name = "ttg.warp_yield"
+    values = var_operand_def()
+    traits = traits_def(Pure(), IsTerminator(), ReturnLike(), HasParent(WarpSpecializeOp))
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$values attr-dict (`:` type($values)^)?"
+
+    def verify_(self) -> None:
+        """``WarpYieldOp::verify``."""
+        parent = self.parent_op()
+        if not isinstance(parent, WarpSpecializeOp):
+            return  # (HasParent reports it)
+        results = [r.type for r in parent.results]
+        if len(self.operands) != len(results):
+            raise VerifyException(
+                f"has {len(self.operands)} operands but parent op expected {len(results)}"
+            )
+        for i, (v, t) in enumerate(zip(self.operands, results)):
+            if not same(v.type, t):
+                raise VerifyException(
+                    f"operand #{i} has type '{v.type}' but parent op expected '{t}'"
+                )
+
+
+@irdl_triton_op
+class WarpReturnOp(TritonOp):
+    """``ttg.warp_return``: ends a partition region."""
+
+    name = "ttg.warp_return"
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure(), IsTerminator(), ReturnLike(), HasParent(WarpSpecializePartitionsOp))
+    assembly_format = "attr-dict"
+
+
+TTG = Dialect(
+    "ttg",
+    [
+        ConvertLayoutOp, MemDescTransOp, MemDescReshapeOp, MemDescReinterpretOp, Fp4ToFpOp,
+        LocalAllocOp, LocalLoadOp, LocalStoreOp, LocalDeallocOp, MemDescIndexOp,
+        AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp, MemDescSubsliceOp,
+        GlobalScratchAllocOp, LocalBarrierOp, WarpSpecializeOp, WarpSpecializePartitionsOp,
+        WarpYieldOp, WarpReturnOp,
+    ],
+    [*LAYOUTS, MemDescType, AsyncTokenType],
 )
+
+
+# ``ttng``'s ops and dialect live in ttopt.dialects.ttng; the names ttopt 0.1 imported from
+# here still resolve (lazily: ttng imports this module).
+_MOVED_TO_TTNG = ("TTNG", "WarpGroupDotOp", "WarpGroupDotWaitOp", "FenceAsyncSharedOp")
+
+
+def __getattr__(name: str):
+    if name in _MOVED_TO_TTNG:
+        from . import ttng
+
+        return getattr(ttng, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "TTG", "TTNG", "LAYOUTS", "TTNG_LAYOUTS", "MemDescType", "AsyncTokenType",
     "ASYNC_TOKEN", "ConvertLayoutOp", "MemDescTransOp", "MemDescReshapeOp",
     "MemDescReinterpretOp", "Fp4ToFpOp", "LocalAllocOp", "LocalLoadOp", "LocalStoreOp",
     "LocalDeallocOp", "MemDescIndexOp", "AsyncCopyGlobalToLocalOp", "AsyncCommitGroupOp",
-    "AsyncWaitOp", "WarpGroupDotOp", "WarpGroupDotWaitOp", "FenceAsyncSharedOp",
+    "AsyncWaitOp", "MemDescSubsliceOp", "GlobalScratchAllocOp", "LocalBarrierOp",
+    "WarpSpecializeOp", "WarpSpecializePartitionsOp", "WarpYieldOp", "WarpReturnOp",
+    "MEMDESC", "I1", "I32",
 ]
