@@ -1,7 +1,7 @@
 """Time the CPU interpreter (ttopt.interp) on a sample of corpus kernels.
 
     python -m bench.interp_speed [--n 50] [--sample-seed 0] [--repeat 3] [--pid 1,0,0]
-                                 [--num-programs 4,4,4] [--all] [--json OUT]
+                                 [--num-programs 4,4,4] [--all] [--json OUT] [--gpu-numerics]
 
 For each kernel of a deterministic sample (``--n`` files drawn with ``--sample-seed`` from the
 sorted corpus; ``--all`` for every file): the time to read it (``read_module``), to compile and
@@ -55,6 +55,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pid", default="1,0,0")
     ap.add_argument("--num-programs", default="4,4,4")
     ap.add_argument("--json", help="write per-kernel results here")
+    ap.add_argument("--gpu-numerics", action="store_true", help="fp_contract=True, reduce_order='gpu'")
     args = ap.parse_args(argv)
 
     from ttopt.interp import Program, run_kernel
@@ -75,11 +76,13 @@ def main(argv=None) -> int:
             t_read, mod = best_of(lambda: read_module(text, str(path)), args.repeat)
             nops = sum(1 for _ in mod.op.walk())
 
+            model = dict(fp_contract=True, reduce_order="gpu") if args.gpu_numerics else {}
+
             def first():
-                return run_kernel(mod, pids=pid, num_programs=nprog)
+                return run_kernel(mod, pids=pid, num_programs=nprog, **model)
 
             t_run, res = best_of(first, args.repeat)
-            prog = Program(mod.op, mod.filename, mod.source, mod.offsets)
+            prog = Program(mod.op, mod.filename, mod.source, mod.offsets, aliases=mod.attr_aliases, **model)
             run_kernel(prog, pids=pid, num_programs=nprog)
             t_rerun, _ = best_of(lambda: run_kernel(prog, pids=pid, num_programs=nprog), args.repeat)
             written = sum(w.nbytes for w in res.written.values())

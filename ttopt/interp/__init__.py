@@ -11,7 +11,8 @@ ttopt's rewrites.
 API
 ---
 ``run_kernel(module_or_text, func_name=None, *, pids=(0, 0, 0), num_programs=(1, 1, 1), seed=0,
-args=None, model=None, max_loop_iters=100000, filename=None) -> RunResult``
+args=None, model=None, max_loop_iters=100000, filename=None, fp_contract=None, reduce_order=None)
+-> RunResult``
     Runs ``func_name`` (default: the module's public ``tt.func``) for the program id ``pids`` of
     a grid ``num_programs``.  ``module_or_text``: IR text, a ``pathlib.Path``, a
     ``TritonModule`` (``ttopt.ir.reader.read_module``), a ``builtin.module`` op, or a compiled
@@ -20,9 +21,12 @@ args=None, model=None, max_loop_iters=100000, filename=None) -> RunResult``
     :class:`RunResult`: ``written`` / ``overlay`` (every byte written per argument, with the
     writing op), ``events`` (``tt.print``, failing ``tt.assert``), ``args`` (values used),
     ``read``/``initial`` (buffer contents after/before), ``summary_lines()``.
+    ``fp_contract``/``reduce_order``: the numeric model, below (None: off / ``"tree"``, or a
+    given Program's own; ``Program.with_model(...)`` gives the same module under another).
 
 ``compare(before, after, *, seeds=(0, 1, 2), pids="first,last,random", ulps=0,
-num_programs=(4, 4, 4), func_name=None, args=None, model=None) -> CompareResult``
+num_programs=(4, 4, 4), func_name=None, args=None, model=None, fp_contract=False,
+reduce_order="tree") -> CompareResult``
     Runs both versions on the same inputs (per seed: memory and scalar arguments; each program
     id: ``first`` = (0,0,0), ``last`` = num_programs - 1, ``random`` = drawn from the seed, or a
     list of (x, y, z)) and compares every byte written, bit for bit (``ulps=0``) or float
@@ -30,7 +34,8 @@ num_programs=(4, 4, 4), func_name=None, args=None, model=None) -> CompareResult`
     the print/assert events.  ``CompareResult``: ``ok`` (its truth value), ``message`` (one
     line), ``mismatch`` (:class:`Mismatch`: seed, pid, argument name, byte offset, element
     index, both values, the location of the store that wrote each), ``runs``,
-    ``bytes_compared``, ``max_ulps``.  Signatures must match.
+    ``bytes_compared``, ``max_ulps``.  Signatures must match.  Both sides run under one
+    numeric model.
 
 Errors: :class:`InterpError` (a :class:`ttopt.errors.TTOptError`): one line,
 ``FILE:LINE:COL: error: 'op.name': ...`` -- an unsupported op (any op without semantics here is
@@ -39,7 +44,26 @@ an error when its function is compiled, never skipped), an unsupported type, a l
 
 Command line: ``ttopt-run KERNEL [--func F] [--pid x,y,z] [--num-programs x,y,z] [--seed N]
 [--arg name=value] [--show ARG]`` and ``ttopt-run --compare BEFORE AFTER [--seeds N] [--pids ...]
-[--ulps K]`` (exit 0 equal, 1 different, 2 cannot run); see :mod:`ttopt.interp.cli`.
+[--ulps K]`` (exit 0 equal, 1 different, 2 cannot run), either with ``--fp-contract``,
+``--reduce-order tree|gpu`` or ``--gpu-numerics`` (both); see :mod:`ttopt.interp.cli`.
+
+Numeric models
+--------------
+The default rounds every operation (IEEE, as written in the IR) and reduces in a pairwise tree:
+deterministic and independent of layouts, what comparing two versions of a kernel needs.  Two
+options make it compute what an NVIDIA GPU computes for Triton 3.6's default compilation
+(bench/results/h100-interp: with both, 21 of 30 corpus kernels are bit-exact with an H100, and
+the other 9 differ only through ``div.full.f32``, ``ex2.approx``/libdevice ``expf`` and the
+tensor cores' accumulation):
+
+* ``fp_contract=True``: the sums that LLVM's NVPTX backend contracts (``a*b + c``, ``c - a*b``
+  ... in one basic block, Triton's ``enable_fp_fusion``) are fused multiply-adds, rounded once
+  (:mod:`ttopt.interp.contract` has the exact rules and what is not modelled);
+* ``reduce_order="gpu"``: ``tt.reduce`` over a ``#ttg.blocked`` (or slice) layout combines in
+  Triton's order -- each thread's registers left to right, then butterflies over lanes and
+  warps (:mod:`ttopt.interp.reduce_order`); other layouts keep the tree.  With both options
+  the within-thread sums of a product operand (or of ``select(c, product, 0)`` with one
+  condition value) are fused too.
 
 Memory model (:mod:`ttopt.interp.memory`)
 -----------------------------------------
@@ -72,17 +96,22 @@ Semantics (:mod:`ttopt.interp.ops`, :mod:`ttopt.interp.numerics`)
   round-to-nearest-even.  f16/bf16/f8 arithmetic is computed in f32 and rounded once (exact for
   + - * / sqrt).  Transcendentals (exp, log, tanh, erf, rsqrt ... and libdevice/ocml
   ``extern_elementwise`` symbols) are computed in f64 and rounded once to the type, so a result
-  never depends on numpy's SIMD path.  ``maxnumf``/``minnumf`` ignore NaN; ``maximumf``/
+  never depends on numpy's SIMD path (bf16 and f8 through f32 rounded to odd: ``ml_dtypes``
+  alone would round twice).  ``maxnumf``/``minnumf`` ignore NaN; ``maximumf``/
   ``minimumf`` propagate it and order -0 < +0.  ``arith.divf`` is IEEE division (the GPU's
-  ``div.full.f32`` is within 2 ulp of it).  ``math.fma`` of f32: product exact in f64, sum
-  rounded in f64 then to f32 (a fused multiply-add except in rare double-rounding cases).
+  ``div.full.f32`` is within 2 ulp of it).  ``math.fma`` (and libdevice ``fma``) is rounded
+  once for f16, bf16, f32 and f64 (:func:`ttopt.interp.numerics.fma`: exact product, sum rounded
+  to odd in f64, then to the type; f64 through Dekker's product).
 * ``tt.dot``/``ttng.warp_group_dot``: inputs converted exactly to f64, products summed in f64
   (numpy's single-threaded einsum), the accumulator added in f64, one rounding to the result
   type; ``inputPrecision`` (tf32 ...) is not emulated.  Integer dots in int64, wrapped.
 * ``tt.reduce``: the combiner region is called on whole arrays in a pairwise tree along the
   axis (element i with element i + n/2, halving each round); ``tt.scan``: Hillis-Steele
   (log2 n rounds of x[i] = combine(x[i-d], x[i])), ``reverse`` by flipping.  Not the GPU's
-  exact order: deterministic, which is what comparing two versions needs.
+  exact order (``reduce_order="gpu"`` is, for blocked layouts): deterministic, which is what
+  comparing two versions needs.  The tensor cores' accumulation of ``tt.dot`` is not IEEE
+  and not emulated: on an H100, 17 of 16,384 f16 results of a 128x128x128 matmul were the
+  other f16 neighbour of the exact value.
 * layouts are ignored (``ttg.convert_layout`` is the identity); shared memory
   (``ttg.local_alloc``/``local_load``/``local_store``/``memdesc_index``/``memdesc_trans``/
   ``memdesc_reshape``/``memdesc_reinterpret``) is a numpy buffer with views;

@@ -4,6 +4,12 @@
               [--arg n_elements=1024 ...] [--show out_ptr]
     ttopt-run --compare before.ttgir after.ttgir [--seeds N] [--pids first,last,random]
               [--ulps K] [--num-programs 4,4,4]
+    either: [--fp-contract] [--reduce-order tree|gpu] [--gpu-numerics]
+
+The numeric model: ``--fp-contract`` computes the sums the GPU contracts (``a*b + c`` in one
+block, as Triton's default ``enable_fp_fusion`` compiles them) as fused multiply-adds;
+``--reduce-order gpu`` reduces in Triton's order for the operand's layout (default ``tree``:
+a pairwise tree); ``--gpu-numerics`` is both.  ``--compare`` uses one model for both sides.
 
 A run prints, per pointer argument, the bytes written (range and CRC-32 checksum), the scalar
 arguments used, and the print/assert events.  ``--compare`` runs both on the same inputs
@@ -99,9 +105,18 @@ def _args(items) -> dict:
 @click.option("--arg", "arg_items", multiple=True, metavar="NAME=VALUE", help="A scalar argument's value.")
 @click.option("--show", "show", multiple=True, metavar="ARG", help="Print the first written elements of ARG.")
 @click.option("--max-loop-iters", type=int, default=DEFAULT_MAX_LOOP_ITERS, show_default=True)
+@click.option("--fp-contract", is_flag=True,
+              help="Fused multiply-adds where the GPU contracts a*b + c (Triton's enable_fp_fusion).")
+@click.option("--reduce-order", type=click.Choice(["tree", "gpu"]), default=None,
+              help="Reduction order: a pairwise tree (default) or Triton's order from the layout.")
+@click.option("--gpu-numerics", is_flag=True, help="Both: --fp-contract --reduce-order gpu.")
 def main(files, do_compare, func, pid, num_programs, seed, seeds, pid_spec, ulps, arg_items, show,
-         max_loop_iters):
+         max_loop_iters, fp_contract, reduce_order, gpu_numerics):
     """Run a Triton kernel (TTIR/TTGIR) on the CPU, or compare two versions of one."""
+    if gpu_numerics:
+        fp_contract = True
+        reduce_order = reduce_order or "gpu"
+    reduce_order = reduce_order or "tree"
     try:
         args = _args(arg_items)
         if do_compare:
@@ -114,14 +129,15 @@ def main(files, do_compare, func, pid, num_programs, seed, seeds, pid_spec, ulps
                     w in pid_spec for w in ("first", "last", "random")):
                 pids = [_triple(w, "--pids") for w in pid_spec.split(";") if w.strip()]
             res = compare(before, after, seeds=range(seeds), pids=pids, ulps=ulps, num_programs=nprog,
-                          func_name=func, args=args, max_loop_iters=max_loop_iters)
+                          func_name=func, args=args, max_loop_iters=max_loop_iters, fp_contract=fp_contract,
+                          reduce_order=reduce_order)
             if not res.ok:
                 _fail(f"error: {res.message}", EXIT_DIFFERENT)
             click.echo(res.message)
             return
         if len(files) != 1:
             raise click.UsageError("give one KERNEL (or --compare BEFORE AFTER)")
-        program = _program(files[0])
+        program = _program(files[0]).with_model(fp_contract, reduce_order)
         pids = _triple(pid, "--pid")
         pids = pids + (0,) * (3 - len(pids))
         if num_programs:

@@ -180,16 +180,25 @@ def diff_runs(ra: RunResult, rb: RunResult, ulps: int = 0) -> tuple[Mismatch | N
 
 def compare(before, after, *, seeds=(0, 1, 2), pids="first,last,random", ulps: int = 0,
             num_programs=DEFAULT_NUM_PROGRAMS, func_name: str | None = None, args: dict | None = None,
-            model: InitModel | None = None, max_loop_iters: int = DEFAULT_MAX_LOOP_ITERS) -> CompareResult:
+            model: InitModel | None = None, max_loop_iters: int = DEFAULT_MAX_LOOP_ITERS,
+            fp_contract: bool = False, reduce_order: str = "tree") -> CompareResult:
     """Run BEFORE and AFTER (IR text, TritonModule, module op or Program) on the same inputs
     -- for each seed: the same pseudo-random memory and scalar arguments, each program id of
     ``pids`` -- and compare every byte they wrote (and their print/assert events).
 
     ``ulps=0``: bit for bit; ``ulps=N``: float elements may differ by up to N ulps (NaN
-    equals NaN; inf only equals itself).  Stops at the first difference."""
+    equals NaN; inf only equals itself).  Stops at the first difference.
+
+    Both sides run under one numeric model: ``fp_contract`` (fused multiply-adds where the
+    GPU contracts) and ``reduce_order`` (``"tree"`` or ``"gpu"``), see :func:`run_kernel`.
+    With ``fp_contract=True`` a rewrite that changes what LLVM would contract (a product
+    moved into another block, a sum no longer next to its product) shows as a difference, as
+    it would on the GPU; with the default (off) both sides round every operation."""
     model = model or InitModel()
-    pa = as_program(before, "BEFORE" if isinstance(before, str) else None)
-    pb = as_program(after, "AFTER" if isinstance(after, str) else None)
+    pa = as_program(before, "BEFORE" if isinstance(before, str) else None, fp_contract=fp_contract,
+                    reduce_order=reduce_order)
+    pb = as_program(after, "AFTER" if isinstance(after, str) else None, fp_contract=fp_contract,
+                    reduce_order=reduce_order)
     name_a, _, sig_a = signature(pa, func_name)
     name_b, _, sig_b = signature(pb, func_name if func_name is not None else name_a)
     ta = [str(s[1]) for s in sig_a]

@@ -74,15 +74,31 @@ def loc_str(op) -> str:
     return " ".join(str(loc).split())
 
 
+REDUCE_ORDERS = ("tree", "gpu")
+
+
 class Program:
     """A compiled module.  ``source``/``offsets``/``filename`` (from
-    :class:`~ttopt.ir.reader.TritonModule`) place errors at ``FILE:LINE:COL``."""
+    :class:`~ttopt.ir.reader.TritonModule`) place errors at ``FILE:LINE:COL``.
 
-    def __init__(self, module_op, filename="<input>", source="", offsets=None):
+    The numeric model is fixed per Program: ``fp_contract`` (compute the sums the GPU
+    contracts as fused multiply-adds, :mod:`ttopt.interp.contract`) and ``reduce_order``
+    (``"tree"``: the interpreter's pairwise tree; ``"gpu"``: Triton's order from the layout,
+    :mod:`ttopt.interp.reduce_order`).  :meth:`with_model` gives the same module compiled
+    under another model (cached)."""
+
+    def __init__(self, module_op, filename="<input>", source="", offsets=None, *, fp_contract: bool = False,
+                 reduce_order: str = "tree", aliases: dict | None = None):
+        if reduce_order not in REDUCE_ORDERS:
+            raise InterpError(f"reduce_order must be one of {', '.join(REDUCE_ORDERS)}, got {reduce_order!r}")
         self.module = module_op
         self.filename = filename
         self.source = source
         self.offsets = offsets or {}
+        self.fp_contract = bool(fp_contract)
+        self.reduce_order = reduce_order
+        # attribute aliases of the text (``#blocked1`` ...): a slice layout names its parent so
+        self.aliases = dict(aliases or {})
         self.funcs = {}
         for op in module_op.walk():
             if op.name == "tt.func":
@@ -91,6 +107,36 @@ class Program:
         # writers: store-like ops get an id; their locs name a store in a report
         self.writer_ops: list = []
         self.writer_ids: dict = {}
+        self._contraction = None
+        self._variants: dict = {(self.fp_contract, reduce_order): self}
+
+    @property
+    def model(self) -> tuple[bool, str]:
+        return self.fp_contract, self.reduce_order
+
+    def with_model(self, fp_contract: bool | None = None, reduce_order: str | None = None) -> "Program":
+        """This module under another numeric model (None: keep this one's)."""
+        key = (self.fp_contract if fp_contract is None else bool(fp_contract),
+               self.reduce_order if reduce_order is None else reduce_order)
+        p = self._variants.get(key)
+        if p is None:
+            p = Program(self.module, self.filename, self.source, self.offsets, fp_contract=key[0],
+                        reduce_order=key[1], aliases=self.aliases)
+            p._variants = self._variants
+            self._variants[key] = p
+        return p
+
+    @property
+    def contraction(self):
+        """The contraction decisions (:class:`~ttopt.interp.contract.Contraction`), or None
+        without ``fp_contract``."""
+        if not self.fp_contract:
+            return None
+        if self._contraction is None:
+            from .contract import Contraction
+
+            self._contraction = Contraction(self.module)
+        return self._contraction
 
     # ---------------------------------------------------------------- errors
     def error(self, op, message: str) -> InterpError:
@@ -151,15 +197,18 @@ class Program:
         return self.compile_block(blocks[0])
 
     def compile_block(self, block) -> CompiledBlock:
-        from .ops import HANDLERS, TERMINATORS
+        from .ops import HANDLERS, TERMINATORS, fused_builder
 
         steps = []
         term = None
+        fused = self.contraction.fused if self.fp_contract else {}
         for op in block.ops:
             if op.name in TERMINATORS:
                 term = op
                 break
             builder = HANDLERS.get(op.name)
+            if op in fused:
+                builder = fused_builder(fused[op])
             if builder is None:
                 raise self.error(op, f"unsupported op '{op.name}' (the interpreter has no semantics for it)")
             try:

@@ -6,11 +6,30 @@ back, wrapping at the declared width.  Floats narrower than f32 (f16, bf16, f8) 
 f32 and rounded once to the type (exact for + - * / sqrt: f32 has more than twice their
 precision); transcendental functions of f16/bf16/f32 are computed in f64 and rounded once to the
 type, so a result never depends on whether numpy took a SIMD or a scalar path.
+
+Rounding an f64 value to a narrower type (:func:`round_to`) is correctly rounded for every type:
+numpy's f64 -> f32/f16 conversions are, but ``ml_dtypes`` converts f64 to bf16 and the f8 types
+through f32 (two roundings: ``1 + 2**-8 + 2**-30`` became bf16 ``1.0``, not ``1 + 2**-7``), so those
+go through f32 *rounded to odd*, which makes the second rounding exact.
+
+:func:`fma` is a fused multiply-add, correctly rounded (one rounding) for f16, bf16, f32 and f64:
+the product of two f32 (f16, bf16) values is exact in f64 (at most 48 significant bits of 53);
+the sum ``p + c`` is then rounded to f64 *to odd* (the exact error of the f64 sum, from TwoSum,
+says whether it was exact; if not, an even result is moved one ulp toward the exact sum), and
+rounding that to the type is the correctly rounded ``a*b + c``: rounding to odd at 53 bits then to
+nearest at p <= 51 bits is the same as rounding to nearest once (Boldo and Melquiond, "Emulation
+of FMA and correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008).
+Plain ``(p + c).astype(f32)`` rounds twice and is wrong when ``p + c`` rounds in f64 onto the
+midpoint of two f32 neighbours (e.g. ``a = b = 1 + 2**-12``, ``c = 2**-24 - 2**-60``... see
+test_interp_fma.py).  f64: the product is split exactly (Dekker's TwoProduct) and the same
+algorithm gives ``RN(th + RO(tl + pl))``; elements where the split could overflow or underflow
+are computed exactly with fractions.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -156,7 +175,150 @@ def float_unop(fn, e: Elem):
 def float_math(fn, e: Elem):
     """A transcendental function: computed in f64, rounded once to the type."""
     dt = e.dtype
-    return lambda *xs: np.asarray(fn(*[np.asarray(x, F64) for x in xs])).astype(dt)
+    return lambda *xs: round_to(np.asarray(fn(*[np.asarray(x, F64) for x in xs])), dt)
+
+
+# ---------------------------------------------------------------- correct rounding, fma
+_DIRECT = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.float16))
+
+
+def round_odd_f32(x) -> np.ndarray:
+    """f64 values rounded to f32 *to odd*: exact values stay, others go to the neighbour whose
+    last significand bit is 1 (values beyond the f32 range become inf, as nearest would)."""
+    x = np.asarray(x, F64)
+    f = x.astype(F32)
+    inexact = np.isfinite(f) & (f.astype(F64) != x)
+    bits = f.view(np.uint32)
+    fix = inexact & ((bits & 1) == 0)
+    if np.any(fix):
+        up = np.abs(x) > np.abs(f.astype(F64))  # move away from zero, else toward it
+        one = np.uint32(1)
+        bits = np.where(fix, np.where(up, bits + one, bits - one), bits).astype(np.uint32)
+        f = bits.view(F32)
+    return f
+
+
+def round_to(x, dt) -> np.ndarray:
+    """f64 (or narrower) values correctly rounded (to nearest even) to ``dt``."""
+    x = np.asarray(x)
+    dt = np.dtype(dt)
+    if x.dtype == dt:
+        return x
+    if dt in _DIRECT or dt.kind in "iub" or x.dtype.itemsize <= 4:
+        return x.astype(dt)
+    return round_odd_f32(x).astype(dt)
+
+
+def two_sum(a, b):
+    """``s = fl(a + b)`` and the exact error ``a + b - s`` (Knuth; f64, finite inputs)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def add_round_odd(a, b) -> np.ndarray:
+    """``a + b`` (f64) rounded to odd: exact, or the neighbour with an odd last bit."""
+    s, err = two_sum(a, b)
+    bits = s.view(np.int64)
+    fix = (err != 0) & np.isfinite(s) & ((bits & 1) == 0)
+    if np.any(fix):
+        up = (err > 0) == (s > 0)  # the exact sum is farther from zero than s
+        bits = np.where(fix, bits + np.where(up, 1, -1), bits)
+        s = bits.view(F64)
+    return s
+
+
+_SPLIT = 134217729.0  # 2**27 + 1 (Veltkamp)
+
+
+def _two_prod(a, b):
+    p = a * b
+    ca, cb = _SPLIT * a, _SPLIT * b
+    ah = ca - (ca - a)
+    bh = cb - (cb - b)
+    al, bl = a - ah, b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+class ExactProduct:
+    """The exact product ``a*b`` of two floats of one type, as f64 arrays: ``hi`` (exact for
+    types narrower than f64) plus, for f64, ``lo`` (``hi + lo = a*b``, Dekker's TwoProduct)
+    and the factors (for the elements the split cannot represent).  :meth:`map` applies a
+    shape function (broadcast, expand_dims ...) to every part; :meth:`neg` negates."""
+
+    __slots__ = ("hi", "lo", "a", "b")
+
+    def __init__(self, hi, lo=None, a=None, b=None):
+        self.hi, self.lo, self.a, self.b = hi, lo, a, b
+
+    @classmethod
+    def of(cls, a, b, dt) -> "ExactProduct":
+        a64 = np.asarray(a, F64)
+        b64 = np.asarray(b, F64)
+        if np.dtype(dt) != F64:
+            return cls(a64 * b64)
+        a64, b64 = np.broadcast_arrays(a64, b64)
+        with np.errstate(all="ignore"):  # a split that overflows is redone with fractions
+            hi, lo = _two_prod(a64, b64)
+        ok = (np.abs(a64) < 2.0**995) & (np.abs(b64) < 2.0**995) & (np.abs(hi) > 2.0**-960) & np.isfinite(hi)
+        zero = ((a64 == 0) | (b64 == 0)) & np.isfinite(hi)
+        lo = np.where(zero, 0.0, np.where(ok, lo, np.nan))  # NaN: computed with fractions
+        return cls(hi, lo, a64, b64)
+
+    def map(self, fn) -> "ExactProduct":
+        if self.lo is None:
+            return ExactProduct(fn(self.hi))
+        return ExactProduct(fn(self.hi), fn(self.lo), fn(self.a), fn(self.b))
+
+    def neg(self) -> "ExactProduct":
+        if self.lo is None:
+            return ExactProduct(-self.hi)
+        return ExactProduct(-self.hi, -self.lo, -self.a, self.b)
+
+
+def fma_round(p: ExactProduct, c, dt) -> np.ndarray:
+    """``p + c`` (``p`` an exact product) correctly rounded, once, to type ``dt``."""
+    dt = np.dtype(dt)
+    c64 = np.asarray(c, F64)
+    if p.lo is None:
+        hi, c64 = np.broadcast_arrays(np.asarray(p.hi, F64), c64)
+        s = add_round_odd(hi, c64)
+        special = ~(np.isfinite(hi) & np.isfinite(c64))
+        if np.any(special):
+            s = np.where(special, hi + c64, s)
+        return round_to(s, dt)
+    hi, lo, a64, b64, c64 = np.broadcast_arrays(p.hi, p.lo, p.a, p.b, c64)
+    th, tl = two_sum(c64, hi)
+    z = th + add_round_odd(tl, lo)  # RN(th + RO(tl + lo))
+    z = np.where((hi == 0) & (lo == 0), c64 + hi, z)  # a zero product: c + (±0), signs of zero as IEEE
+    bad = ~(np.isfinite(lo) & np.isfinite(c64) & np.isfinite(z) & np.isfinite(th) & np.isfinite(tl))
+    if np.any(bad):
+        z = np.array(z, copy=True)
+        for i in map(tuple, np.argwhere(bad)):
+            z[i] = _fma_exact_scalar(float(a64[i]), float(b64[i]), float(c64[i]))
+    return z
+
+
+def _fma_exact_scalar(a: float, b: float, c: float) -> float:
+    """One f64 fma from exact rational arithmetic (IEEE signs of zero; inf/NaN as IEEE)."""
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        return a * b + c  # inf/NaN operands: the product's inf/NaN decides, as in an fma
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    if exact == 0:
+        if (a == 0 or b == 0) and c == 0:
+            negp = math.copysign(1.0, a) * math.copysign(1.0, b) < 0
+            return -0.0 if negp and math.copysign(1.0, c) < 0 else 0.0
+        return 0.0
+    try:
+        return float(exact)  # correctly rounded
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+
+
+def fma(a, b, c, dt) -> np.ndarray:
+    """Fused multiply-add ``a*b + c`` rounded once to ``dt`` (f16, bf16, f32, f64)."""
+    with np.errstate(all="ignore"):
+        return fma_round(ExactProduct.of(a, b, dt), c, dt)
 
 
 def maximumf(a, b):

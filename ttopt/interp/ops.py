@@ -11,7 +11,9 @@ Reductions and scans call their combiner region on whole arrays:
   x[n/2:])`` (element ``i`` with element ``i + n/2``), repeated until one is left (an odd
   leftover is carried to the next round).  This is a butterfly like the GPU's shuffle tree
   but not guaranteed to be the GPU's exact order: two runs of this interpreter always agree,
-  which is what comparing a kernel before and after a rewrite needs.
+  which is what comparing a kernel before and after a rewrite needs.  With
+  ``reduce_order="gpu"`` (a Program option), Triton's order for the operand's blocked layout
+  instead (:func:`_reduce_gpu`, :mod:`ttopt.interp.reduce_order`).
 * ``tt.scan``: Hillis-Steele, ``log2(n)`` rounds of ``x[i] = combine(x[i-d], x[i])`` for
   ``d = 1, 2, 4 ...``; ``reverse = true`` flips the axis, scans, and flips back.
 """
@@ -26,6 +28,7 @@ from . import numerics as N
 from .engine import Event, loc_str
 from .memory import MemoryError_
 from .types import Elem, elem_of, type_info
+from .reduce_order import plan as reduce_plan
 from .values import BlockPtr, Ptr, SharedBuf, TensorDesc, fmap
 
 F32 = np.dtype(np.float32)
@@ -516,19 +519,16 @@ for _n, _f in {"math.isnan": np.isnan, "math.isinf": np.isinf, "math.isfinite": 
 
 
 def _fma_fac(es, re_, op):
-    e = es[0]
-    if e.dtype == F64:
-        return lambda a, b, c: np.asarray(np.asarray(a) * np.asarray(b) + np.asarray(c))
-    # products of f32 (or narrower) are exact in f64; the sum is rounded twice (f64, then the
-    # type) -- equal to a fused multiply-add except in rare double-rounding cases
-    return lambda a, b, c: (np.asarray(a, F64) * np.asarray(b, F64) + np.asarray(c, F64)).astype(e.dtype)
+    dt = es[0].dtype
+    # one rounding (numerics.fma: exact product, sum rounded to odd in f64, then to the type)
+    return lambda a, b, c: np.asarray(N.fma(a, b, c, dt))
 
 
 HANDLERS["math.fma"] = _nary(_fma_fac)
 
 
 def _fpowi(es, re_, op):
-    return lambda x, n: (np.asarray(x, F64) ** N.to_s(n, es[1]).astype(F64)).astype(re_.dtype)
+    return lambda x, n: N.round_to(np.asarray(x, F64) ** N.to_s(n, es[1]).astype(F64), re_.dtype)
 
 
 def _ipowi(es, re_, op):
@@ -572,7 +572,7 @@ _LIB_FLOAT = {
     "powi": np.power, "fmax": np.fmax, "fmin": np.fmin, "max": np.fmax, "min": np.fmin,
     "fmod": np.fmod, "remainder": lambda x, y: x - np.rint(x / y) * y, "atan2": np.arctan2,
     "hypot": np.hypot, "copysign": np.copysign, "fdim": lambda x, y: np.maximum(x - y, 0.0),
-    "fma": lambda a, b, c: a * b + c, "div_rn": np.true_divide, "fdiv_rn": np.true_divide,
+    "fma": None, "div_rn": np.true_divide, "fdiv_rn": np.true_divide,
     "sqrt_rn": np.sqrt, "rcp": lambda x: 1.0 / x, "frcp_rn": lambda x: 1.0 / x,
     "ldexp": lambda x, n: np.ldexp(x, n.astype(np.int32)), "saturate": lambda x: np.clip(x, 0.0, 1.0),
 }
@@ -618,9 +618,11 @@ def libdevice_function(symbol: str, ins: list[Elem], re_: Elem):
         if cand in _LIB_FLOAT and re_.is_float:
             f = _LIB_FLOAT[cand]
             dt = re_.dtype
-            return lambda *xs: np.asarray(
+            if f is None:  # fma: rounded once
+                return lambda a, b, c: np.asarray(N.fma(a, b, c, dt))
+            return lambda *xs: N.round_to(np.asarray(
                 f(*[np.asarray(x, F64) if (ie.is_float) else N.to_s(x, ie) for x, ie in zip(xs, ins)])
-            ).astype(dt)
+            ), dt)
     return None
 
 
@@ -985,7 +987,7 @@ def _dot_arrays(a, b, c, re_: Elem, ea: Elem):
         acc = np.einsum("...ik,...kj->...ij", np.asarray(a, F64), np.asarray(b, F64))
         if c is not None:
             acc = acc + np.asarray(c, F64)
-        return acc.astype(re_.dtype)
+        return N.round_to(acc, re_.dtype)
     acc = np.einsum("...ik,...kj->...ij", N.to_s(a, ea).astype(np.int64), N.to_s(b, ea).astype(np.int64))
     if c is not None:
         acc = acc + N.to_s(c, re_).astype(np.int64)
@@ -1042,11 +1044,93 @@ def _combiner(op, P):
     return combine
 
 
+def _combiner_addf(op):
+    """For a one-operand ``tt.reduce`` whose combiner is one ``arith.addf`` of its two
+    arguments: True when it is ``addf(acc, other)``, False for ``addf(other, acc)``; else None."""
+    region = op.regions[0]
+    blocks = list(region.blocks)
+    if len(op.operands) != 1 or len(blocks) != 1:
+        return None
+    args = list(blocks[0].args)
+    body = list(blocks[0].ops)
+    if len(args) != 2 or len(body) != 2 or body[0].name != "arith.addf":
+        return None
+    add, ret = body
+    if list(ret.operands) != [add.results[0]]:
+        return None
+    if list(add.operands) == args:
+        return True
+    if list(add.operands) == args[::-1]:
+        return False
+    return None
+
+
+def _product_value(P, prod, e: Elem):
+    """A function ``env -> ExactProduct`` for a :class:`~ttopt.interp.contract.ProductRef`."""
+    a, b = prod.mul.operands
+    dt = e.dtype
+    fns = []
+    for sop in prod.chain:
+        shape = shape_of(sop.results[0])
+        if sop.name == "tt.expand_dims":
+            fns.append(lambda x, ax=iprop(sop, "axis"): np.expand_dims(x, ax))
+        else:  # splat, broadcast
+            fns.append(lambda x, shape=shape: np.broadcast_to(x, shape))
+    neg = prod.neg
+
+    def value(env):
+        p = N.ExactProduct.of(env[a], env[b], dt)
+        for fn in fns:
+            p = p.map(fn)
+        return p.neg() if neg else p
+
+    return value
+
+
+def fused_builder(f):
+    """The builder of an addf/subf that the GPU computes as a fused multiply-add
+    (:class:`~ttopt.interp.contract.Fused`)."""
+
+    def build(op, P):
+        r = op.results[0]
+        e = elem_of(r.type)
+        dt = e.dtype
+        product = _product_value(P, f.prod, e)
+        c = f.c
+        neg_c = f.neg_c
+
+        def run(env, rt):
+            cv = env[c]
+            if neg_c:
+                cv = np.negative(np.asarray(cv))
+            env[r] = np.asarray(N.fma_round(product(env), cv, dt))
+
+        return run
+
+    return build
+
+
 @handler("tt.reduce")
 def _reduce(op, P):
     ins, outs = list(op.operands), list(op.results)
     axis = iprop(op, "axis", 0)
     combine = _combiner(op, P)
+    gplan = reduce_plan(ins[0].type, axis, P.aliases) if P.reduce_order == "gpu" else None
+    if gplan is not None:
+        product = selected = None
+        acc_first = _combiner_addf(op) if P.fp_contract else None
+        if acc_first is not None:
+            from .contract import selected_product
+
+            e = elem_of(ins[0].type)
+            ref = P.contraction.product(ins[0], P.contraction.home(op))
+            if ref is not None:
+                product = _product_value(P, ref, e)
+            else:
+                selected = selected_product(P.contraction, op, axis)
+                if selected is not None:
+                    product = _product_value(P, selected.prod, e)
+        return _reduce_gpu(ins, outs, axis, gplan, combine, product, acc_first, selected)
 
     def run(env, rt):
         xs = [np.asarray(env[v]) for v in ins]
@@ -1062,6 +1146,94 @@ def _reduce(op, P):
             env[o] = np.array(np.take(x, 0, axis=axis), order="C")
 
     return run
+
+
+def _reduce_gpu(ins, outs, axis, plan, combine, product, acc_first, selected):
+    """``tt.reduce`` in Triton's order (:mod:`ttopt.interp.reduce_order`): fold each thread's
+    registers left to right, then butterflies over lanes and over warps.
+
+    With ``product`` (the operand is a product, and the GPU contracts the within-thread
+    sums): ``acc = fma(a_i, b_i, acc)`` there, the first step fusing the left operand of the
+    combiner's ``addf`` (both are products, with as many uses).  With ``selected`` (the
+    operand is ``select(c, product, constant)``, :class:`~ttopt.interp.contract.SelectedProduct`):
+    while an element's condition is the first element's one LLVM value, the sum stays
+    ``select(c0, fused sum of products, sum of constants)``; from the first element on
+    another condition on, plain sums of the selected values."""
+    R, W, T, S = plan.R, plan.W, plan.T, plan.S
+    dt = elem_of(ins[0].type).dtype
+    order = [(r, s) for r in range(R) for s in range(S)]
+
+    def split(x):
+        x = np.moveaxis(np.asarray(x), axis, -1)
+        return x.reshape(x.shape[:-1] + (R, W, T, S))
+
+    def run(env, rt):
+        xs = [split(env[v]) for v in ins]
+        if product is None or len(order) == 1:
+            acc = None
+            for r, s in order:
+                cur = [x[..., r, :, :, s] for x in xs]
+                acc = cur if acc is None else combine(env, rt, acc, cur)
+        elif selected is None:
+            acc = [_fold_products(product(env).map(split), xs[0], order, acc_first, dt)]
+        else:
+            acc = [_fold_selected(env, rt, selected, product(env).map(split), xs[0], split, order, acc_first, dt,
+                                  combine, axis)]
+        for n, sl in ((T, lambda a, i, j: a[..., i:j]), (W, lambda a, i, j: a[..., i:j, :])):
+            while n > 1:
+                h = n // 2
+                acc = combine(env, rt, [sl(a, 0, h) for a in acc], [sl(a, h, n) for a in acc])
+                n = h
+        for o, a in zip(outs, acc):
+            env[o] = np.array(a[..., 0, 0], order="C")
+
+    return run
+
+
+def _at(r, s):
+    return lambda h: h[..., r, :, :, s]
+
+
+def _fold_products(p, x, order, acc_first, dt):
+    """Within-thread sums of products, every one fused: ``x`` holds the rounded products."""
+    (r0, s0), (r1, s1) = order[0], order[1]
+    if acc_first:  # fadd(p0, p1): both products; the left one (the accumulator) is fused
+        acc = np.asarray(N.fma_round(p.map(_at(r0, s0)), x[..., r1, :, :, s1], dt))
+    else:
+        acc = np.asarray(N.fma_round(p.map(_at(r1, s1)), x[..., r0, :, :, s0], dt))
+    for r, s in order[2:]:
+        acc = np.asarray(N.fma_round(p.map(_at(r, s)), acc, dt))
+    return acc
+
+
+def _fold_selected(env, rt, sel, p, x, split, order, acc_first, dt, combine, axis):
+    """Within-thread sums of ``select(c, product, constant)`` values (see _reduce_gpu)."""
+    shape = np.shape(env[sel.select.results[0]])
+    cond = split(np.broadcast_to(np.asarray(env[sel.cond]), shape))
+    const = split(np.broadcast_to(np.asarray(env[sel.const]), shape))
+    arm_value = sel.select.operands[1] if sel.prod_is_true else sel.select.operands[2]
+    arm = split(np.broadcast_to(np.asarray(env[arm_value]), shape))  # the rounded products
+    (r0, s0) = order[0]
+    c0 = cond[..., r0, :, :, s0]
+    acc = x[..., r0, :, :, s0]  # the selected value
+    prod_acc = arm[..., r0, :, :, s0]  # the product arm's sum so far (fused)
+    const_acc = const[..., r0, :, :, s0]
+    still = np.ones(c0.shape[:-2], bool)
+    for k, (r, s) in enumerate(order[1:], 1):
+        if sel.mode == "uniform":
+            same = still
+        else:
+            same = still & np.all(cond[..., r, :, :, s] == c0, axis=(-2, -1))
+        if k == 1 and acc_first:
+            prod_acc = np.asarray(N.fma_round(p.map(_at(r0, s0)), arm[..., r, :, :, s], dt))
+        else:
+            prod_acc = np.asarray(N.fma_round(p.map(_at(r, s)), prod_acc, dt))
+        const_acc = combine(env, rt, [const_acc], [const[..., r, :, :, s]])[0]
+        merged = np.where(c0, prod_acc, const_acc) if sel.prod_is_true else np.where(c0, const_acc, prod_acc)
+        plain = combine(env, rt, [acc], [x[..., r, :, :, s]])[0]
+        acc = np.where(same[..., None, None], merged, plain).astype(plain.dtype)
+        still = same
+    return acc
 
 
 @handler("tt.scan")

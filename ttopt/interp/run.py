@@ -60,6 +60,7 @@ class RunResult:
     writer_locs: list[str]
     pointees: list[Elem | None] = field(repr=False, default_factory=list)
     memory: Memory | None = field(repr=False, default=None)
+    numerics: tuple = (False, "tree")  # the Program's (fp_contract, reduce_order)
 
     @property
     def overlay(self) -> dict[str, Written]:
@@ -99,6 +100,8 @@ class RunResult:
 
     def summary_lines(self) -> list[str]:
         lines = [f"@{self.func} pid={self.pids} num_programs={self.num_programs} seed={self.seed}"]
+        if self.numerics != (False, "tree"):
+            lines[0] += f" fp-contract={'on' if self.numerics[0] else 'off'} reduce-order={self.numerics[1]}"
         for i, (n, t) in enumerate(zip(self.arg_names, self.arg_types)):
             v = self.args.get(n)
             if self.pointees[i] is None:
@@ -115,11 +118,14 @@ class RunResult:
         return lines
 
 
-def as_program(kernel, filename: str | None = None) -> Program:
+def as_program(kernel, filename: str | None = None, *, fp_contract: bool | None = None,
+               reduce_order: str | None = None) -> Program:
     """A :class:`Program` from IR text, a path, a ``TritonModule``, a ``ModuleOp`` or a
-    ``Program``."""
+    ``Program``, compiled under the numeric model ``fp_contract``/``reduce_order`` (None:
+    a Program's own, else off/"tree")."""
     if isinstance(kernel, Program):
-        return kernel
+        return kernel.with_model(fp_contract, reduce_order)
+    model = dict(fp_contract=bool(fp_contract), reduce_order=reduce_order or "tree")
     if isinstance(kernel, Path):
         filename = filename or str(kernel)
         kernel = kernel.read_text()
@@ -127,11 +133,12 @@ def as_program(kernel, filename: str | None = None) -> Program:
         from ..ir.reader import read_module
 
         mod = read_module(kernel, filename or "<input>")
-        return Program(mod.op, mod.filename, mod.source, mod.offsets)
+        return Program(mod.op, mod.filename, mod.source, mod.offsets, aliases=mod.attr_aliases, **model)
     if hasattr(kernel, "op") and hasattr(kernel, "offsets"):  # TritonModule
-        return Program(kernel.op, filename or kernel.filename, kernel.source, kernel.offsets)
+        return Program(kernel.op, filename or kernel.filename, kernel.source, kernel.offsets,
+                       aliases=getattr(kernel, "attr_aliases", None), **model)
     if getattr(kernel, "name", None) == "builtin.module":
-        return Program(kernel, filename or "<module>")
+        return Program(kernel, filename or "<module>", **model)
     raise TypeError(f"cannot run a {type(kernel).__name__}: give IR text, a TritonModule or a module op")
 
 
@@ -238,7 +245,7 @@ def run_program(program: Program, func_name=None, *, pids=(0, 0, 0), num_program
         arg_names=[s[0] for s in sig], arg_types=[str(s[1]) for s in sig], args=shown,
         written=written, events=rt.events,
         writer_locs=[program.writer_loc(i) for i in range(len(program.writer_ops))],
-        pointees=pointees, memory=memory,
+        pointees=pointees, memory=memory, numerics=program.model,
     )
 
 
@@ -255,7 +262,8 @@ def as_triple(v, what) -> tuple[int, int, int]:
 
 def run_kernel(module_or_text, func_name: str | None = None, *, pids=(0, 0, 0), num_programs=(1, 1, 1),
                seed: int = 0, args: dict | None = None, model: InitModel | None = None,
-               max_loop_iters: int = DEFAULT_MAX_LOOP_ITERS, filename: str | None = None) -> RunResult:
+               max_loop_iters: int = DEFAULT_MAX_LOOP_ITERS, filename: str | None = None,
+               fp_contract: bool | None = None, reduce_order: str | None = None) -> RunResult:
     """Run one program instance of ``func_name`` (default: the module's public function).
 
     ``module_or_text``: IR text, a :class:`pathlib.Path`, a ``TritonModule`` (from
@@ -264,8 +272,12 @@ def run_kernel(module_or_text, func_name: str | None = None, *, pids=(0, 0, 0), 
     ``pids``/``num_programs``: (x, y, z) (shorter tuples are padded with 0 / 1).
     ``seed``: selects the pseudo-random memory and the scalar arguments not in ``args``
     (``{name or index: value}``).  ``model``: value ranges (:class:`InitModel`).
+    ``fp_contract``: compute what the GPU contracts (``a*b + c`` ...) as fused multiply-adds
+    (:mod:`ttopt.interp.contract`); ``reduce_order``: ``"tree"`` (pairwise) or ``"gpu"``
+    (Triton's order from the layout, :mod:`ttopt.interp.reduce_order`).  None: a given
+    Program's own model, else off and ``"tree"``.
     Raises :class:`InterpError` (a ``TTOptError``) when the kernel cannot be run."""
-    program = as_program(module_or_text, filename)
+    program = as_program(module_or_text, filename, fp_contract=fp_contract, reduce_order=reduce_order)
     for p, n in zip(as_triple(pids, "pids"), as_triple(num_programs, "num_programs")):
         if not 0 <= p < n:
             raise InterpError(f"program id {pids} outside num_programs {num_programs}")
