@@ -2,69 +2,129 @@
 
 Inductor emits loads of one address that differ only in ``evictionPolicy`` (or
 ``cacheModifier``); MLIR's CSE compares all attributes and keeps both, so both reach the PTX
-as separate ``ld.global``.  This pass replaces the later load B by the earlier load A when:
+as separate ``ld.global``.  This pass replaces a later load B by what an earlier load A
+already read.  Definitions used below:
 
-* same pointer value, same mask, same ``other`` (or both absent), same result type, same
-  ``boundaryCheck`` and ``padding``; neither load is volatile; neither uses
-  ``cacheModifier = cv`` (which asks to re-fetch every time);
-* A dominates B: same block, or B inside regions nested in A's block after A;
-* nothing that may write memory can run between A and B: stores, atomics, volatile loads,
-  calls, non-pure inline asm / extern calls, ``tt.print``/``tt.assert``, barriers, any op with
-  unknown effects, including such ops nested in regions between them (a region op is as pure
-  as everything inside it: a ``tt.reduce`` whose combiner stores is a writer).  A writer
-  through any pointer blocks (pointers may alias).  If B is inside a region that runs many
-  times (``scf.for``/``scf.while`` bodies, and the combiners of ``tt.reduce``/``tt.scan`` and
-  the body of ``tt.map_elementwise``, invoked once per element pair) that does not contain A,
-  a writer anywhere in that op blocks it, since a later invocation runs after the writer.
+* **A is available at B** when A's value can be used at B and no write can have changed the
+  bytes A read between A and B.  A's value can be used at B when A dominates B (same block,
+  or B inside regions nested in A's block after A), or through a *join* (below).  Writers:
+  stores, atomics, volatile loads, calls, non-pure inline asm / extern calls,
+  ``tt.print``/``tt.assert``, barriers, any op with unknown effects, including such ops
+  nested in regions between them (a region op is as pure as everything inside it).  A
+  writer removes every available load, except a ``tt.store`` (also one nested in a region
+  between A and B) whose bytes are *proven disjoint* from A's (option
+  ``disjoint-stores``, below).  If B is inside a region that runs many times (``scf.for`` /
+  ``scf.while`` bodies, the combiners of ``tt.reduce``/``tt.scan``, the body of
+  ``tt.map_elementwise``) that does not contain A, every writer anywhere in that op must let
+  A through, since a later invocation runs after it.
+* **Same address**: the pointers have one value number (:mod:`ttopt.analysis.value_numbering`:
+  ``p + r`` computed twice is one value; equal constants defined twice are one value;
+  ``fastmath<none>`` is no flag), the same result type, ``boundaryCheck`` and ``padding``.
+  Neither load is volatile, neither uses ``cacheModifier = cv`` (which asks to re-fetch
+  every time); B's masks and ``other`` are compared by value number too.
 
-With the option ``respect-hints=true``, A and B must also have the same ``cacheModifier`` and
-``evictionPolicy``.
+The rewrites, for B and an available A at the same address:
+
+1. **identical** / **value-numbered**: the same mask (or both none) and the same ``other``
+   (or both none; or B has none and A's is a constant zero -- see "no other" below), or
+   masks that imply each other and the same ``other``: B is replaced by A.
+2. **implied-mask** (option ``implied-masks``): B's mask ``mB`` implies A's mask ``mA``
+   lane by lane, proven by :mod:`ttopt.analysis.masks` (the same mask; ``m1 & m2`` against
+   ``m1``; ``v < c`` against ``v < d`` with constants ``c <= d``; an unmasked A).  Every lane
+   where ``mB`` is true is a lane A read from memory (``mA`` true there), the same bytes B
+   reads; the other lanes of B are its ``other``.  So B becomes
+   ``arith.select mB, A, otherB`` (for an unmasked B, A must be unmasked or all-true, and B
+   becomes A).  A's lanes where ``mA`` is false (A's own ``other``) are never selected.
+3. **if-join** (option ``joins``): B follows an ``scf.if`` (with no write between), and
+   both the ``then`` and the ``else`` branch end with a load available at the same address
+   with the same mask and ``other`` (or one branch's load dominates the ``if``).  The ``if``
+   gets one more result, each branch yields its load's value, and B is replaced by that
+   result: whichever branch ran, that result is what B would read.
+4. **while** (option ``joins``): B is at the start of an ``scf.while``'s ``after`` region
+   (no write before it in that region) and a load available at the ``scf.condition`` of the
+   ``before`` region reads the same address (``after``'s arguments are known equal to what
+   ``scf.condition`` forwards in the same iteration).  The loaded value is forwarded as one
+   more ``scf.condition`` operand (one more ``after`` argument and ``while`` result), and B
+   is replaced by that argument: within one iteration, nothing writes between the two.
+
+**No other.**  A masked load without ``other`` leaves masked-off lanes unspecified in
+Triton's semantics; Triton 3.6 lowers it with zero there (``mov.u32 %r, 0x0`` before the
+predicated ``ld.global``; checked on sm_90 PTX), and ttopt's interpreter reads zero.  So B
+without ``other`` may be replaced by an A whose ``other`` is a constant zero of its type
+(0 bits: ``+0.0``, never ``-0.0``), never the other way round, and rule 2 selects a
+constant zero (an ``arith.constant`` inserted before B) for such a B.
+
+**Disjoint stores** (option ``disjoint-stores``): a ``tt.store`` through ``q`` lets A
+(through ``p``) stay available when :func:`ttopt.analysis.addresses.disjoint` proves that no
+byte is touched by both: ``p`` and ``q`` are ``tt.addptr`` of one scalar base pointer (by
+value number) with offsets of one integer width whose lanes are one lane-uniform part plus
+lane intervals (``tt.make_range``, constants, multiples by constants) that do not
+intersect, within spans where ``i32``/``i64`` wrapping cannot bring them together; masks
+are not needed (a masked-off lane writes nothing, counting it is conservative).  Anything
+else (another base, a loaded index, a block pointer, an atomic) blocks as before.
+
+With the option ``respect-hints=true``, A and B must also have the same ``cacheModifier``
+and ``evictionPolicy``.  Options ``value-numbering``, ``implied-masks``, ``disjoint-stores``
+and ``joins`` (all true by default) switch the corresponding extension off: with all four
+false the pass merges only loads of the same SSA pointer, mask and ``other`` with no writer
+at all in between, as its first version did.
 
 Kept attributes: A keeps its own ``cacheModifier`` and ``evictionPolicy``, with one change:
 if B asked for ``evict_last`` and A did not, A gets ``evict_last``, unless A has a cache
-modifier (ptxas rejects ``evict_last`` with ``.ca``/``.cg``).  Triton lowers ``evict_last`` to
-an L1 hint plus an L2 ``evict_last`` policy: the line a later pass re-reads keeps its L2
-priority.  Measured on an H100 (bench/results/h100-tune, the hint suite): keeping A's
-``evict_first`` was 0.94x-0.98x of the unmerged kernel, giving A ``evict_last`` 1.017x-1.032x;
-registers and SASS otherwise identical.  Merging never caused spills (registers drop or stay:
-bench/results/h100-tune/rl_regs.md).
+modifier (ptxas rejects ``evict_last`` with ``.ca``/``.cg``); through a join, each branch's
+load.  Triton lowers ``evict_last`` to an L1 hint plus an L2 ``evict_last`` policy: the line
+a later pass re-reads keeps its L2 priority.  Measured on an H100 (bench/results/h100-tune,
+the hint suite): keeping A's ``evict_first`` was 0.94x-0.98x of the unmerged kernel, giving
+A ``evict_last`` 1.017x-1.032x; registers and SASS otherwise identical.  Merging never
+caused spills (registers drop or stay: bench/results/h100-tune/rl_regs.md).
+
+Statistics: loads removed per function (``--stats``); :class:`LoadStats` also counts them
+per rewrite (``per_kind``: ``identical``, ``value-numbered``, ``implied-mask``, ``if-join``,
+``while``; and, overlapping those, ``past-disjoint-store`` for merges that a disjoint store
+would have blocked before).
 
 Why not xDSL's CSE pieces: its ``KnownOps`` keys an op by all its properties, the hints
-included, which are the very difference this pass looks through; the key here
-(:func:`load_key`) leaves them out, and the writer rules above reach into nested regions.  Both passes and xDSL's ``cse`` see one memory model: the effects each ttopt op
+included, which are the very difference this pass looks through; the key here leaves them
+out, compares operands by value number, and the writer rules above reach into nested
+regions.  Both passes and xDSL's ``cse`` see one memory model: the effects each ttopt op
 declares (:mod:`ttopt.analysis.effects`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
-from xdsl.ir import Block, Operation
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from ..analysis.addresses import AddressAnalysis
 from ..analysis.effects import WriteCache
+from ..analysis.masks import MaskImplication
+from ..analysis.value_numbering import ValueNumbering
+from ..analysis.writers import stores_only
+from ..dialects.arith import ConstantOp, SelectOp
 from ..dialects.base import int_attr
-from ..dialects.scf import ForOp, IfOp, WhileOp
-from ..dialects.tt import LoadOp, MapElementwiseOp, ReduceOp, ScanOp
-from .base import FunctionWalkPass, erase_op
+from ..dialects.scf import ConditionOp, ForOp, IfOp, WhileOp, YieldOp
+from ..dialects.tt import LoadOp, MapElementwiseOp, ReduceOp, ScanOp, StoreOp
+from .base import FunctionWalkPass, PassStats, erase_op, functions, record_stats
 
 CACHE_NONE = 1
 CACHE_CV = 7
 EVICT_LAST = 3
 
-# Ops whose regions run at most once per execution of the op: what is available before the
-# op is available at the start of each region.
-_RUN_ONCE = (IfOp,)
 # Ops whose regions may run many times: loops, and combiners/bodies run per element.
 _REPEATED = (ForOp, WhileOp, ReduceOp, ScanOp, MapElementwiseOp)
-
-
-def load_key(op: LoadOp):
-    """What makes two loads read the same values (attributes that only steer caching aside)."""
-    boundary = op.properties.get("boundaryCheck")
-    if boundary is not None and not boundary.get_values():
-        boundary = None  # `array<i32>` (generic form) is the default, as absent
-    return (op.ptr, op.mask, op.other, op.result.type, boundary, op.properties.get("padding"))
 
 
 def eligible(op: LoadOp) -> bool:
@@ -82,52 +142,437 @@ def keep_evict_last(kept: LoadOp, merged: LoadOp) -> None:
         kept.properties["evict"] = int_attr(EVICT_LAST)
 
 
+@dataclass
+class LoadStats(PassStats):
+    """:class:`PassStats` plus the rewrites per kind (``per_kind``; not in ``to_dict``)."""
+
+    per_kind: Counter = field(default_factory=Counter)
+
+
+# ---------------------------------------------------------------------------- available loads
+@dataclass(frozen=True)
+class Entry:
+    """A load's value available at the current point: read through ``ptr`` under ``mask``
+    with ``other`` (numbers ``mask_n``, ``other_n``; None: absent).  ``kind``: how it was
+    obtained (a select of another load's value is ``implied-mask``).  ``value`` is an SSA value or a join not
+    built yet (:class:`_IfJoin`, :class:`_Forward`).  ``loads``: the loads that read it
+    (their hints may be upgraded).  ``ptr`` and ``mask`` are only analysed, never used as
+    operands, so they may be values of a branch the entry was joined from."""
+
+    ptr: SSAValue
+    mask: SSAValue | None
+    other: SSAValue | None
+    mask_n: int | None
+    other_n: int | None
+    value: object
+    loads: tuple[LoadOp, ...]
+    kind: str = "identical"
+    past_store: bool = False
+
+
+class _Site:
+    """An op that joins may add results to; ``op`` follows its rebuilds."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+
+
+class _IfJoin:
+    """``then``/``else`` values of one address, yielded as a new ``scf.if`` result on first use."""
+
+    kind = "if-join"
+
+    def __init__(self, site: _Site, then_entry: Entry, else_entry: Entry):
+        self.site, self.then_entry, self.else_entry = site, then_entry, else_entry
+        self.result: SSAValue | None = None
+
+    def materialize(self, hint: str | None) -> SSAValue:
+        if self.result is None:
+            v1 = resolve(self.then_entry.value, hint)
+            v2 = resolve(self.else_entry.value, hint)
+            op = self.site.op
+            _append_terminator_operand(op.regions[0].block, v1)
+            _append_terminator_operand(op.regions[1].block, v2)
+            self.site.op = new = _rebuild(op, v1.type)
+            self.result = new.results[-1]
+            self.result.name_hint = hint
+        return self.result
+
+
+class _Forward:
+    """A value of an ``scf.while``'s ``before`` region, forwarded to ``after`` on first use."""
+
+    kind = "while"
+
+    def __init__(self, site: _Site, entry: Entry):
+        self.site, self.entry = site, entry
+        self.result: SSAValue | None = None
+
+    def materialize(self, hint: str | None) -> SSAValue:
+        if self.result is None:
+            v = resolve(self.entry.value, hint)
+            op = self.site.op
+            _append_terminator_operand(op.regions[0].block, v)
+            after = op.regions[1].block
+            arg = after.insert_arg(v.type, len(after.args))
+            arg.name_hint = hint
+            self.site.op = _rebuild(op, v.type)
+            self.result = arg
+        return self.result
+
+
+def resolve(value, hint: str | None = None) -> SSAValue:
+    return value if isinstance(value, SSAValue) else value.materialize(hint)
+
+
+def _append_terminator_operand(block: Block, value: SSAValue) -> None:
+    """``scf.yield``/``scf.condition`` at the end of ``block`` with ``value`` appended."""
+    term = block.last_op
+    assert isinstance(term, (YieldOp, ConditionOp))
+    new = type(term).create(
+        operands=[*term.operands, value],
+        properties=dict(term.properties),
+        attributes=dict(term.attributes),
+        location=term.location,
+    )
+    block.insert_op_before(new, term)
+    block.erase_op(term)
+
+
+def _rebuild(op: Operation, extra: Attribute) -> Operation:
+    """``op`` (``scf.if``/``scf.while``) again, with one more result of type ``extra``; its
+    regions move to the new op, its results' uses to the new results."""
+    regions = [op.detach_region(0) for _ in range(len(op.regions))]
+    new = type(op).create(
+        operands=list(op.operands),
+        result_types=[*op.result_types, extra],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=regions,
+        location=op.location,
+    )
+    block = op.parent_block()
+    block.insert_op_before(new, op)
+    for old, res in zip(op.results, new.results):
+        res.name_hint = old.name_hint
+        old.replace_all_uses_with(res)
+    block.erase_op(op)
+    return new
+
+
+def _inside(value, op: Operation) -> bool:
+    """Is ``value`` (an SSA value or a join) defined inside ``op``'s regions?"""
+    if isinstance(value, _IfJoin):
+        owner = value.site.op
+    elif isinstance(value, _Forward):
+        owner = value.site.op
+    else:
+        owner = value.owner
+    cur = owner if isinstance(owner, Operation) else owner.parent_op()
+    while cur is not None:
+        if cur is op:
+            return True
+        cur = cur.parent_op()
+    return False
+
+
+def _zero_attr(typ: Attribute) -> Attribute | None:
+    """The attribute of a constant zero (all bits 0) of ``typ``, or None (pointers, f8 ...)."""
+    elem = typ.element_type if isinstance(typ, TensorType) else typ
+    try:
+        if isinstance(elem, IntegerType):
+            scalar: Attribute = IntegerAttr(0, elem)
+            zero: int | float = 0
+        elif isinstance(elem, AnyFloat):
+            scalar = FloatAttr(0.0, elem)
+            zero = 0.0
+        else:
+            return None
+        if isinstance(typ, TensorType):
+            return DenseIntOrFPElementsAttr.from_list(typ, [zero])
+        return scalar
+    except Exception:  # an element type xDSL has no constants of
+        return None
+
+
+# ---------------------------------------------------------------------------- the pass
 @dataclass(frozen=True)
 class RedundantLoad(FunctionWalkPass):
-    """The pass; option ``respect-hints`` (default false): merge only loads whose
-    ``cacheModifier`` and ``evictionPolicy`` are equal too, for kernels whose hints are
-    deliberate (``-p 'redundant-load{respect-hints=true}'``)."""
+    """The pass; options (see the module docstring): ``respect-hints`` (default false),
+    ``value-numbering``, ``implied-masks``, ``disjoint-stores``, ``joins`` (default true)."""
 
     name: ClassVar[str] = "redundant-load"
-    summary: ClassVar[str] = "replace a tt.load by an earlier identical one (eviction/cache hints aside) when no write can happen in between"
+    summary: ClassVar[str] = (
+        "replace a tt.load by what an earlier load of the same address read (eviction/cache "
+        "hints aside; masks by implication, across scf.if/scf.while, past disjoint stores)"
+    )
 
     respect_hints: bool = False
+    value_numbering: bool = True
+    implied_masks: bool = True
+    disjoint_stores: bool = True
+    joins: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        stats = LoadStats(self.name)
+        for func in functions(op):
+            self.begin_function(func)
+            removed = sum(self._block(block, {}) for region in func.regions for block in region.blocks)
+            if removed:
+                stats.per_function[func.sym_name.data] += removed
+            stats.per_kind.update(self.kinds)
+        record_stats(stats)
 
     def begin_function(self, func) -> None:
-        self.set_state(writes=WriteCache())  # merging loads removes no writer: valid for the function
+        numbering = ValueNumbering(pure_ops=self.value_numbering)
+        self.set_state(
+            writes=WriteCache(),  # merging loads removes no writer: valid for the function
+            numbering=numbering,
+            masks=MaskImplication(numbering),
+            addresses=AddressAnalysis(numbering),
+            kinds=Counter(),
+        )
 
+    # ------------------------------------------------------------------ walking
     def _block(self, block: Block, available: dict) -> int:
+        """Walk ``block`` with the loads ``available`` at its start; ``available`` is updated
+        in place to what is available at its end.  Returns the loads removed."""
         removed = 0
         for op in list(block.ops):
             if isinstance(op, LoadOp) and eligible(op):
-                key = load_key(op)
-                if self.respect_hints:
-                    key = (key, op.cache_modifier, op.eviction_policy)
-                earlier = available.get(key)
-                if earlier is not None:
-                    keep_evict_last(earlier, op)
-                    op.result.replace_all_uses_with(earlier.result)
-                    erase_op(op)
-                    removed += 1
-                    continue
-                available[key] = op
-                continue
-            if op.regions:
-                removed += self._regions(op, available)
-            if self.writes.may_write(op):
-                available.clear()
+                removed += self._load(op, available)
+            elif op.regions:
+                removed += self._region_op(op, available)
+            elif self.writes.may_write(op):
+                self._past_writer(op, available)
         return removed
 
-    def _regions(self, op: Operation, available: dict) -> int:
-        if isinstance(op, _RUN_ONCE):
-            inherited = available
-        elif isinstance(op, _REPEATED) and not self.writes.may_write(op):
-            inherited = available
-        else:
-            inherited = {}
+    def _region_op(self, op: Operation, available: dict) -> int:
+        if isinstance(op, IfOp):
+            return self._if(op, available)
+        if isinstance(op, WhileOp):
+            return self._while(op, available)
+        stores = self._stores_in(op)
+        survivors = {} if stores is None else self._filtered(available, stores)
+        inherited = survivors if isinstance(op, _REPEATED) else {}
         removed = 0
         for region in op.regions:
             for i, block in enumerate(region.blocks):
                 # only the entry block is dominated by what precedes the op
                 removed += self._block(block, dict(inherited) if i == 0 else {})
+        available.clear()
+        available.update(survivors)
         return removed
+
+    def _if(self, op: IfOp, available: dict) -> int:
+        then_region, else_region = op.regions
+        then_tab = dict(available)
+        removed = sum(self._block(b, then_tab if i == 0 else {}) for i, b in enumerate(then_region.blocks))
+        if else_region.blocks:
+            else_tab = dict(available)
+            removed += sum(self._block(b, else_tab if i == 0 else {}) for i, b in enumerate(else_region.blocks))
+        else:
+            else_tab = available  # the condition false: the state before the op
+        can_yield = all(
+            len(r.blocks) == 1 and isinstance(r.blocks.first.last_op, YieldOp) for r in op.regions
+        )
+        joined = self._join(_Site(op), then_tab, else_tab, with_results=can_yield)
+        available.clear()
+        available.update(joined)
+        return removed
+
+    def _join(self, site: _Site, then_tab: dict, else_tab: dict, with_results: bool) -> dict:
+        """What is available after an ``scf.if`` whose branches end with these tables."""
+        out: dict = {}
+        for addr, first in then_tab.items():
+            second = else_tab.get(addr)
+            if not second:
+                continue
+            kept, joined = [], set()
+            for e1 in first:  # one value in both (from before the op)
+                for e2 in second:
+                    if e1.value is e2.value and e1.mask_n == e2.mask_n and e1.other_n == e2.other_n:
+                        kept.append(replace(e1, past_store=e1.past_store or e2.past_store))
+                        joined.add(id(e1))
+                        break
+            if self.joins and with_results:
+                for e1 in first:
+                    if id(e1) in joined:
+                        continue
+                    for e2 in second:
+                        if e2.mask_n == e1.mask_n and e2.other_n == e1.other_n:
+                            kept.append(
+                                replace(
+                                    e1,
+                                    value=_IfJoin(site, e1, e2),
+                                    loads=e1.loads + e2.loads,
+                                    past_store=e1.past_store or e2.past_store,
+                                )
+                            )
+                            break
+            if kept:
+                out[addr] = tuple(kept)
+        return out
+
+    def _while(self, op: WhileOp, available: dict) -> int:
+        before, after = (list(r.blocks) for r in op.regions)
+        cond = before[0].last_op if len(before) == 1 else None
+        if self.joins and isinstance(cond, ConditionOp) and after:
+            # `after`'s arguments are what scf.condition forwards, in the same iteration
+            # (declared before anything numbers them)
+            forwarded = list(cond.operands)[1:]
+            if len(forwarded) == len(after[0].args):
+                for arg, value in zip(after[0].args, forwarded):
+                    self.numbering.alias(arg, value)
+        stores = self._stores_in(op)
+        survivors = {} if stores is None else self._filtered(available, stores)
+        removed = 0
+        before_tab = dict(survivors)
+        for i, block in enumerate(before):
+            removed += self._block(block, before_tab if i == 0 else {})
+        after_tab: dict = {}
+        cond = before[0].last_op if len(before) == 1 else None
+        if isinstance(cond, ConditionOp) and after:
+            site = _Site(op)
+            for addr, entries in before_tab.items():
+                new = []
+                for e in entries:
+                    if not _inside(e.value, op):
+                        new.append(e)
+                    elif self.joins:
+                        new.append(replace(e, value=_Forward(site, e)))
+                if new:
+                    after_tab[addr] = tuple(new)
+        for i, block in enumerate(after):
+            removed += self._block(block, after_tab if i == 0 else {})
+        available.clear()
+        available.update(survivors)
+        return removed
+
+    # ------------------------------------------------------------------ writers
+    def _stores_in(self, op: Operation) -> list[StoreOp] | None:
+        """The stores inside ``op`` if they are its only writers ([] if it writes nothing);
+        None if anything else inside may write (or ``disjoint-stores`` is off and something
+        writes)."""
+        if not self.disjoint_stores:
+            return None if self.writes.may_write(op) else []
+        return stores_only(op, self.writes)
+
+    def _filtered(self, available: dict, stores: list[StoreOp]) -> dict:
+        """The entries of ``available`` that every store in ``stores`` provably misses."""
+        if not stores:
+            return dict(available)
+        out: dict = {}
+        for addr, entries in available.items():
+            kept = tuple(
+                replace(e, past_store=True) if not e.past_store else e
+                for e in entries
+                if all(self.addresses.disjoint(e.ptr, s.ptr) for s in stores)
+            )
+            if kept:
+                out[addr] = kept
+        return out
+
+    def _past_writer(self, op: Operation, available: dict) -> None:
+        if self.disjoint_stores and isinstance(op, StoreOp):
+            filtered = self._filtered(available, [op])
+            available.clear()
+            available.update(filtered)
+        else:
+            available.clear()
+
+    # ------------------------------------------------------------------ loads
+    def _addr(self, op: LoadOp):
+        boundary = op.properties.get("boundaryCheck")
+        if boundary is not None and not boundary.get_values():
+            boundary = None  # `array<i32>` (generic form) is the default, as absent
+        key = (self.numbering.number(op.ptr), op.result.type, boundary, op.properties.get("padding"))
+        if self.respect_hints:
+            key = (key, op.cache_modifier, op.eviction_policy)
+        return key
+
+    def _load(self, op: LoadOp, available: dict) -> int:
+        """Replace ``op`` by an available load's value if a rule applies (1), else record it
+        as available (0)."""
+        num = self.numbering.number
+        addr = self._addr(op)
+        mask, other = op.mask, op.other
+        mask_n = num(mask) if mask is not None else None
+        other_n = num(other) if other is not None else None
+        candidates = available.get(addr, ())
+        zero_n = None
+        if mask is not None and other is None:
+            zero = _zero_attr(op.result.type)
+            if zero is not None:
+                zero_n = self.numbering.constant_number(zero, op.result.type)
+
+        def same_other(e: Entry) -> bool:
+            return e.other_n == other_n or (other is None and zero_n is not None and e.other_n == zero_n)
+
+        # 1. identical / value-numbered
+        for e in candidates:
+            if e.mask_n == mask_n and same_other(e):
+                kind = self._kind(e, op, mask, other, "identical")
+                self._replace(op, e, resolve(e.value, op.result.name_hint), kind)
+                return 1
+        if self.implied_masks and mask is not None:
+            for e in candidates:  # masks implying each other: still a plain replacement
+                if same_other(e) and self.masks.implies(mask, e.mask) and self.masks.implies(e.mask, mask):
+                    self._replace(op, e, resolve(e.value, op.result.name_hint), self._kind(e, op, mask, other, "implied-mask"))
+                    return 1
+        # 2. implied mask: a select of the earlier value and B's other
+        if self.implied_masks:
+            for e in candidates:
+                if not self.masks.implies(mask, e.mask):
+                    continue
+                if mask is None:  # A all-true (or unmasked: case 1)
+                    self._replace(op, e, resolve(e.value, op.result.name_hint), self._kind(e, op, mask, other, "implied-mask"))
+                    return 1
+                value = resolve(e.value, op.result.name_hint)
+                fallback = other if other is not None else self._zero_before(op)
+                if fallback is None:
+                    continue
+                select = SelectOp.create(
+                    operands=[mask, value, fallback], result_types=[op.result.type], location=op.location
+                )
+                op.parent_block().insert_op_before(select, op)
+                select.results[0].name_hint = op.result.name_hint
+                self._replace(op, e, select.results[0], self._kind(e, op, mask, other, "implied-mask"))
+                entry = Entry(
+                    op.ptr, mask, other, mask_n, other_n, select.results[0], e.loads, "implied-mask", e.past_store
+                )
+                available[addr] = available.get(addr, ()) + (entry,)
+                return 1
+        available[addr] = candidates + (Entry(op.ptr, mask, other, mask_n, other_n, op.result, (op,)),)
+        return 0
+
+    def _kind(self, e: Entry, op: LoadOp, mask, other, default: str) -> str:
+        value = e.value
+        if isinstance(value, (_IfJoin, _Forward)):
+            kind = value.kind
+        elif e.kind != "identical":
+            kind = e.kind
+        elif default == "identical" and not (e.ptr is op.ptr and e.mask is mask and e.other is other):
+            kind = "value-numbered"
+        else:
+            kind = default
+        self.kinds[kind] += 1
+        if e.past_store:
+            self.kinds["past-disjoint-store"] += 1
+        return kind
+
+    def _replace(self, op: LoadOp, e: Entry, value: SSAValue, kind: str) -> None:
+        for kept in e.loads:
+            keep_evict_last(kept, op)
+        op.result.replace_all_uses_with(value)
+        erase_op(op)
+
+    def _zero_before(self, op: LoadOp) -> SSAValue | None:
+        attr = _zero_attr(op.result.type)
+        if attr is None:
+            return None
+        const = ConstantOp.create(
+            properties={"value": attr}, result_types=[op.result.type], location=op.location
+        )
+        op.parent_block().insert_op_before(const, op)
+        return const.results[0]
