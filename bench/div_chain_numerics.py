@@ -10,10 +10,15 @@ random a, b, c, d and evaluates, rounding to the dtype after every operation as 
     c/(a/b)            (c*b)/a
     a/b/c/d            a/((b*c)*d)
     a/b/b              a/(b*b)
+    (a/b)/(c/d)        (a*d)/(b*c)      (case 3: two divisions removed)
+
+(The rewrites through tt.splat / tt.broadcast / tt.expand_dims compute the same elementwise
+expressions on copied elements: the same numbers.)
 
 against the value computed in long double (x87 80-bit on x86: 11 more bits than f64).  Reports the max and the 99.99th-percentile relative error of both
-forms, and how many results became inf/0 only in the rewritten form (overflow/underflow of
-the product).  IEEE division is used on the CPU; on NVIDIA f32 ``div.full`` adds up to 2 ulp
+forms, how many ulps (of the dtype) the two forms are apart at most and how many samples are
+more than 4 ulps apart (the default ``--validate-ulps`` of a reassociating pass), and how
+many results became inf/0 only in the rewritten form (overflow/underflow of the product).  IEEE division is used on the CPU; on NVIDIA f32 ``div.full`` adds up to 2 ulp
 per division to *both* forms, and the rewritten form has one division fewer.
 """
 
@@ -23,6 +28,7 @@ import argparse
 import json
 import sys
 
+import ml_dtypes
 import numpy as np
 
 RANGES = {
@@ -41,6 +47,10 @@ EXPRESSIONS = {
         lambda a, b, c, d, r: r(a / r(r(b * c) * d)),
     ),
     "a/b/b -> a/(b*b)": (lambda a, b, c, d, r: r(r(a / b) / b), lambda a, b, c, d, r: r(a / r(b * b))),
+    "(a/b)/(c/d) -> (a*d)/(b*c)": (
+        lambda a, b, c, d, r: r(r(a / b) / r(c / d)),
+        lambda a, b, c, d, r: r(r(a * d) / r(b * c)),
+    ),
 }
 
 
@@ -57,6 +67,19 @@ DTYPES = {
     "f32": (np.float32, lambda x: x.astype(np.float32)),
     "f64": (np.float64, lambda x: x.astype(np.float64)),
 }
+
+
+def ulps_apart(x: np.ndarray, y: np.ndarray, dname: str) -> np.ndarray:
+    """|x - y| in ulps of the dtype (bf16 values are kept in f32: compared as bf16)."""
+    as_type = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64}[dname]
+
+    def key(v):
+        v = np.asarray(v).astype(as_type)
+        s = v.view(np.dtype(f"i{v.dtype.itemsize}")).astype(np.int64)
+        mag = s & np.int64((1 << (8 * v.dtype.itemsize - 1)) - 1)
+        return np.where(s < 0, -mag, mag)
+
+    return np.abs(key(x) - key(y))
 
 
 def draw(rng, n, lo, hi, dtype, rnd):
@@ -89,6 +112,7 @@ def run(n: int, seed: int):
                 e0 = rel_err(y0, ref)[representable]
                 e1 = rel_err(y1, ref)[representable & ok1]
                 broken = int(np.sum(representable & ~ok1))
+                apart = ulps_apart(y0, y1, dname)[representable & ok1]
                 rows.append(
                     {
                         "dtype": dname,
@@ -98,6 +122,8 @@ def run(n: int, seed: int):
                         "max_rel_err_original": float(np.nanmax(e0)) if e0.size else None,
                         "max_rel_err_rewritten": float(np.nanmax(e1)) if e1.size else None,
                         "p9999_rel_err_rewritten": float(np.nanpercentile(e1, 99.99)) if e1.size else None,
+                        "max_ulps_apart": int(apart.max()) if apart.size else None,
+                        "over_4_ulps_apart": int((apart > 4).sum()),
                         "inf_or_zero_only_after_rewrite": broken,
                     }
                 )
@@ -114,12 +140,14 @@ def main(argv=None) -> int:
     print(f"Samples per row: {args.n} draws; errors over those where the original form gives a "
           "finite non-zero result; last column: of those, how many the rewritten form turns "
           "into inf/0/NaN (overflow/underflow of the product).  Reference: long double.\n")
-    print("| dtype | range | expression | max rel err before | max rel err after | 99.99% after | inf/0 only after |")
-    print("|---|---|---|---|---|---|---|")
+    print("| dtype | range | expression | max rel err before | max rel err after | 99.99% after "
+          "| max ulps apart | > 4 ulps apart | inf/0 only after |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['dtype']} | {r['range']} | {r['expression']} | {r['max_rel_err_original']:.3g} | "
             f"{r['max_rel_err_rewritten']:.3g} | {r['p9999_rel_err_rewritten']:.3g} | "
+            f"{r['max_ulps_apart']} | {r['over_4_ulps_apart']} | "
             f"{r['inf_or_zero_only_after_rewrite']} / {r['samples']} |"
         )
     if args.json:

@@ -24,7 +24,7 @@ import ttopt
 import ttopt.passes.div_chain as dc
 from conftest import CORPUS, FIXTURES, ROOT, corpus_params, ir_files, small
 from ttopt.dialects.arith import DivfOp
-from ttopt.errors import TTOptInternalError
+from ttopt.errors import TTOptError, TTOptInternalError
 from ttopt.ir.reader import read_module
 from ttopt.ir.writer import write_module
 from ttopt.passes import PASSES, collect_stats
@@ -46,8 +46,9 @@ def _reference(text: str, name: str = "<input>") -> tuple[str, dict]:
             for div in [op for op in func.walk() if isinstance(op, DivfOp)]:
                 if div.parent_block() is None:  # erased as an earlier rewrite's inner division
                     continue
-                if rewrite_division(div, uses):
-                    counts[func.sym_name.data] += 1
+                removed = rewrite_division(div, uses)  # divisions removed: 0, 1 or 2
+                if removed:
+                    counts[func.sym_name.data] += removed
         return write_module(mod), dict(counts)
 
     return run_deep(go)
@@ -123,12 +124,14 @@ def test_pinned_rewrite_names_locations_and_flags():
     body = [ln.strip() for ln in text.splitlines() if "arith." in ln]
     # (a/b)/c -> a/(b*c), then (a/(b*c))/d -> a/((b*c)*d): the multiplies take the inner
     # divisions' locations and no name, the divisions the outer ones' locations and names;
-    # c/(a/e) -> (c*e)/a (two reciprocals, of e and a/e, become one)
+    # c/(a/e) -> (c*e)/a (two reciprocals, of e and a/e, become one).  Each multiply is
+    # placed right after the later of its operands' definitions: b*c, c*e at the start of
+    # the body (function arguments; the later insertion first), (b*c)*d right after b*c.
     assert [re.sub(r"%\d+", "%N", ln) for ln in body] == [
+        '%N = arith.mulf %c, %e : f32 loc("k.py":4:4)',
         '%N = arith.mulf %b, %c fastmath<fast> : f32 loc("k.py":1:1)',
         '%N = arith.mulf %N, %d fastmath<fast> : f32 loc("k.py":2:2)',
         '%v = arith.divf %a, %N fastmath<fast> : f32 loc("k.py":3:3)',
-        '%N = arith.mulf %c, %e : f32 loc("k.py":4:4)',
         '%x = arith.divf %N, %a : f32 loc("k.py":5:5)',
     ]
 
@@ -156,12 +159,25 @@ def test_same_as_the_former_walk_on_the_corpus(path):
     _all_agree(path.read_text(), str(path))
 
 
+def _other_version(path) -> bool:
+    """A fixture of a Triton release ttopt rejects by design (< 3.3: test/fixtures/versions)."""
+    try:
+        ttopt.optimize(path.read_text(), [], str(path))
+    except TTOptError as e:
+        if "ttopt reads Triton 3.3+" in str(e):
+            return True
+        raise
+    return False
+
+
 def test_same_as_the_former_walk_on_lit_and_fixture_kernels():
     paths = [p for p in ir_files(FIXTURES) + ir_files(ROOT / "test" / "lit" / "passes")
              if "Output" not in p.parts and _touchable(p)]
     assert small("div_chain.ttir") in paths
     rewritten = 0
     for path in paths:
+        if _other_version(path):
+            continue
         _, counts = _all_agree(path.read_text(), str(path))
         rewritten += sum(counts.values())
     assert rewritten > 0
