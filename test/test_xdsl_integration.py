@@ -107,8 +107,9 @@ def test_passes_are_xdsl_module_passes(name):
 
 
 def test_redundant_load_has_a_real_option():
-    (opt,) = dataclasses.fields(RedundantLoad)
-    assert (opt.name, opt.default) == ("respect_hints", False)
+    fields = {f.name: f.default for f in dataclasses.fields(RedundantLoad)}
+    assert fields == {"respect_hints": False, "value_numbering": True, "implied_masks": True,
+                      "disjoint_stores": True, "joins": True}
     assert str(RedundantLoad(respect_hints=True)) == "redundant-load{respect_hints=true}"
 
 
@@ -153,7 +154,8 @@ def test_no_sink_no_stats_and_legacy_run_still_returns_them():
     "spec, message",
     [
         ("nope,cse", "unknown pass 'nope' in pipeline 'nope,cse' (known: redundant-load, "
-                     "redundant-reduce, div-chain, cse, canonicalize, dce)"),
+                     "redundant-reduce, div-chain, recip-hoist, hoist-load, cse, canonicalize, "
+                     "dce, exact, all)"),
         ("redundant-load{bogus=1}", "bad options for pass 'redundant-load'"),
         ("redundant-load{respect-hints=3}", "bad options for pass 'redundant-load'"),
         ("cse{x=1}", "bad options for pass 'cse'"),
@@ -258,11 +260,18 @@ def test_list_passes(no_loaded_passes):
     assert res.exit_code == 0
     lines = res.stdout.splitlines()
     assert [ln.split()[0] for ln in lines] == [
-        "redundant-load", "redundant-reduce", "div-chain", "cse", "canonicalize", "dce"
+        "redundant-load", "redundant-reduce", "div-chain", "recip-hoist", "hoist-load",
+        "cse", "canonicalize", "dce", "exact", "all",
     ]
-    assert lines[0].endswith("[options: respect-hints=false]")
+    assert lines[0].endswith(
+        "[options: respect-hints=false, value-numbering=true, implied-masks=true, "
+        "disjoint-stores=true, joins=true]"
+    )
+    assert lines[4].endswith("[options: guard=true, disjoint-stores=true]")
     assert all(len(ln.split(None, 1)[1]) > 20 for ln in lines)  # a description each
-    assert all("(xDSL)" in ln for ln in lines[3:])
+    assert all("(xDSL)" in ln for ln in lines[5:8])
+    assert lines[8].split(None, 1)[1] == (
+        "(alias) every exact rewrite of ttopt: hoist-load,redundant-load,redundant-reduce")
 
 
 # ------------------------------------------------------------------ --split-input-file

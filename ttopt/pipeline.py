@@ -25,7 +25,7 @@ from .errors import TTOptError, TTOptInternalError
 from .ir.reader import TritonModule, read_module
 from .ir.verify import verify_module
 from .ir.writer import write_module
-from .passes import PASSES, PassStats, available_passes, collect_stats
+from .passes import PASSES, PIPELINE_ALIASES, PassStats, available_passes, collect_stats, expand_aliases
 from .passes.base import ModulePass, default_context
 
 T = TypeVar("T")
@@ -78,10 +78,12 @@ def _as_xdsl_pass_class(cls) -> type[XDSLModulePass]:
 
 
 def resolve_passes(passes: Sequence[str | XDSLModulePass]) -> list[XDSLModulePass]:
-    """ttopt pass names (``ttopt.PASSES``) and xDSL pass instances -> pass instances.
+    """ttopt pass names (``ttopt.PASSES``), pipeline aliases (``exact``, ``all``: see
+    :func:`ttopt.passes.alias_passes`) and xDSL pass instances -> pass instances.
 
     An unknown name is a :class:`TTOptError`; names take no options (use
     :func:`parse_pipeline` for ``name{opt=value}`` and for xDSL's passes)."""
+    passes = expand_aliases(passes)
     unknown = [p for p in passes if not isinstance(p, XDSLModulePass) and p not in PASSES]
     if unknown:
         name = unknown[0]
@@ -90,7 +92,10 @@ def resolve_passes(passes: Sequence[str | XDSLModulePass]) -> list[XDSLModulePas
                 f"'{name}' is not one of ttopt's passes ({', '.join(PASSES)}): run it in a "
                 f"pipeline (ttopt-opt -p '{name}', ttopt.parse_pipeline('{name}'))", "ttopt-opt"
             )
-        raise TTOptError(f"unknown pass '{name}' (known: {', '.join(PASSES)})", "ttopt-opt")
+        raise TTOptError(
+            f"unknown pass '{name}' (known: {', '.join(PASSES)}; aliases: {', '.join(PIPELINE_ALIASES)})",
+            "ttopt-opt",
+        )
     return [p if isinstance(p, XDSLModulePass) else _as_xdsl_pass_class(PASSES[p])() for p in passes]
 
 
@@ -98,12 +103,26 @@ def parse_pipeline(spec: str) -> tuple[XDSLModulePass, ...]:
     """An xDSL/MLIR pass pipeline, ``'redundant-load{respect-hints=true},cse'``, -> pass
     instances, through xDSL's :meth:`PassPipeline.parse_spec` over
     :func:`ttopt.passes.available_passes` (ttopt's passes and the xDSL ones ttopt exposes).
+    A pipeline alias (``exact``, ``all``) stands for its passes (``'exact,cse'``), with no
+    options.
 
     A syntax error, an unknown pass or a bad option is a one-line :class:`TTOptError`."""
     try:
         specs = list(_parse_arg_specs(spec))
     except ArgSpecParseError as e:  # a BaseException in xDSL
         raise TTOptError(_spec_error(str(e), spec), "ttopt-opt") from None
+    aliased = [s for s in specs if s.name in PIPELINE_ALIASES]
+    for s in aliased:
+        if s.parameters:
+            raise TTOptError(
+                f"pipeline alias '{s.name}' in pipeline '{spec}' takes no options (it stands "
+                f"for: {', '.join(expand_aliases([s.name]))})", "ttopt-opt"
+            )
+    if aliased:
+        specs = [t for s in specs for t in (
+            [type(s)(name=n, parameters={}) for n in expand_aliases([s.name])]
+            if s.name in PIPELINE_ALIASES else [s]
+        )]
     passes = {name: factory for name, factory in available_passes().items()}
     unknown = [s.name for s in specs if s.name not in passes]
     if unknown:
@@ -113,6 +132,8 @@ def parse_pipeline(spec: str) -> tuple[XDSLModulePass, ...]:
         )
     factories = {name: (lambda f=f: _as_xdsl_pass_class(f())) for name, f in passes.items()}
     try:
+        if aliased:  # what parse_spec does once it has parsed the text, on the expanded specs
+            return tuple(factories[s.name]().from_pass_spec(s) for s in specs)
         return PassPipeline.parse_spec(factories, spec).passes
     except (ValueError, TypeError):
         pass

@@ -6,7 +6,8 @@ Registered in ``pyproject.toml``::
     ttopt = 'ttopt.universe:TTOPT_UNIVERSE'
 
 so that xDSL's ``Universe.get_multiverse()`` (and thus ``xdsl-opt``, ``xdsl-gui``...) finds
-ttopt's passes (``redundant-load``, ``redundant-reduce``, ``div-chain``) and Triton's own
+ttopt's passes (``redundant-load``, ``redundant-reduce``, ``div-chain``, ``recip-hoist``,
+``hoist-load``; the aliases ``exact``/``all`` are ttopt-opt's only) and Triton's own
 dialects (``tt``, ``ttg``, ``ttng``).
 
 Not registered: ``arith``, ``math``, ``scf``, ``cf``, ``gpu``, ``ub`` and ``llvm``.  The
@@ -75,5 +76,8 @@ def _pass(name: str):
 
 TTOPT_UNIVERSE = Universe(
     all_dialects={"tt": _tt, "ttg": _ttg, "ttng": _ttng},
-    all_passes={name: _pass(name) for name in ("redundant-load", "redundant-reduce", "div-chain")},
+    all_passes={
+        name: _pass(name)
+        for name in ("redundant-load", "redundant-reduce", "div-chain", "recip-hoist", "hoist-load")
+    },
 )

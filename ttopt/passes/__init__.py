@@ -4,7 +4,14 @@
 ``redundant-load``        :mod:`ttopt.passes.redundant_load`
 ``redundant-reduce``      :mod:`ttopt.passes.redundant_reduce`
 ``div-chain``             :mod:`ttopt.passes.div_chain` (reassociates: opt-in)
+``recip-hoist``           :mod:`ttopt.passes.recip_hoist` (reassociates: opt-in)
 ========================  ================================================================
+
+Pipeline aliases (``PIPELINE_ALIASES``), accepted wherever pass names are (``ttopt.optimize``,
+``run_pipeline``, ``--pass``, ``-p``, the Triton hook): ``exact``, every exact pass of ttopt
+in a good order (``EXACT_ORDER``), and ``all``, ``exact`` then the opt-in reassociations
+(``div-chain``, ``recip-hoist``).  They are expanded from ``PASSES`` when used
+(:func:`alias_passes`), so a pass registered in ``PASSES`` later is part of them.
 
 Each is an :class:`xdsl.passes.ModulePass` (see :mod:`ttopt.passes.base`).
 
@@ -27,21 +34,105 @@ target xDSL's own dialects, not Triton's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.passes import ModulePass as XDSLModulePass
 
 from .base import ModulePass, PassStats, collect_stats, record_stats
 from .div_chain import DivChain
+from .hoist_load import HoistLoad
+from .recip_hoist import RecipHoist
 from .redundant_load import RedundantLoad
 from .redundant_reduce import RedundantReduce
 
 PASSES: dict[str, type[XDSLModulePass]] = {
-    p.name: p for p in (RedundantLoad, RedundantReduce, DivChain)
+    p.name: p for p in (RedundantLoad, RedundantReduce, DivChain, RecipHoist, HoistLoad)
 }
 
 # passes that may change the bits of floating-point results (by their documented, opt-in
-# contract); every other pass of ttopt computes exactly what its input computes
-REASSOCIATING_PASSES = frozenset({"div-chain"})
+# contract); every other pass of ttopt computes exactly what its input computes.  The alias
+# `all` (below) is listed too: a name that runs them (`ttopt-opt --pass all --validate`
+# allows their ulps).
+REASSOCIATING_PASSES = frozenset({"div-chain", "recip-hoist", "all"})
+
+# ------------------------------------------------------------------ pipeline aliases
+# The order in which the alias `exact` runs ttopt's exact passes: loads hoisted out of loops
+# first (a hoisted load can then be merged with one before the loop), then duplicate loads
+# merged (which makes reductions of them identical), then duplicate reductions.  A name not
+# registered is skipped; an exact pass registered in PASSES but not listed runs after these.
+EXACT_ORDER = ("hoist-load", "redundant-load", "redundant-reduce")
+# `all` adds the reassociations, in this order: chains of divisions collapsed first, so that
+# recip-hoist makes one reciprocal of b*c instead of two for a/L(b)/L(c).
+REASSOCIATING_ORDER = ("div-chain", "recip-hoist")
+
+
+def alias_passes(alias: str) -> list[str]:
+    """The pass names an alias stands for, from ``PASSES`` as it is now (a pass registered
+    later appears when the alias is next expanded).
+
+    * ``exact``: every exact pass of ttopt (``PASSES`` less ``REASSOCIATING_PASSES``), in
+      ``EXACT_ORDER``;
+    * ``all``: ``exact``, then the reassociating passes (opt-in, documented numeric
+      contracts), in ``REASSOCIATING_ORDER``."""
+    exact = [n for n in EXACT_ORDER if n in PASSES] + [
+        n for n in PASSES if n not in EXACT_ORDER and n not in REASSOCIATING_PASSES
+    ]
+    if alias == "exact":
+        return exact
+    if alias == "all":
+        return exact + [n for n in REASSOCIATING_ORDER if n in PASSES] + [
+            n for n in PASSES if n in REASSOCIATING_PASSES and n not in REASSOCIATING_ORDER
+        ]
+    raise KeyError(alias)
+
+
+def expand_aliases(names):
+    """``names`` (pass names and/or pass instances) with each alias name replaced by the
+    names it stands for (:func:`alias_passes`); anything else is kept as it is."""
+    out = []
+    for n in names:
+        if isinstance(n, str) and n in PIPELINE_ALIASES:
+            out.extend(alias_passes(n))
+        else:
+            out.append(n)
+    return out
+
+
+@dataclass(frozen=True)
+class PipelineAlias(XDSLModulePass):
+    """A pipeline alias as an xDSL pass (what ``available_passes`` lists for it): ``apply``
+    runs the passes it stands for, in order.  ttopt's own entry points (``resolve_passes``,
+    ``parse_pipeline``) expand an alias to those passes before running anything, so each of
+    them is timed, printed between and reported on its own."""
+
+    name: ClassVar[str] = ""
+
+    def apply(self, ctx, op) -> None:
+        for n in alias_passes(self.name):
+            PASSES[n]().apply(ctx, op)
+
+
+@dataclass(frozen=True)
+class ExactAlias(PipelineAlias):
+    name: ClassVar[str] = "exact"
+
+
+@dataclass(frozen=True)
+class AllAlias(PipelineAlias):
+    name: ClassVar[str] = "all"
+
+
+PIPELINE_ALIASES: dict[str, type[PipelineAlias]] = {"exact": ExactAlias, "all": AllAlias}
+
+
+def alias_summary(alias: str) -> str:
+    """The one-line description of an alias, with the passes it stands for now."""
+    what = {
+        "exact": "every exact rewrite of ttopt",
+        "all": "exact, then the opt-in reassociations (change rounding)",
+    }[alias]
+    return f"(alias) {what}: {','.join(alias_passes(alias))}"
 
 
 def _cse() -> type[XDSLModulePass]:
@@ -84,12 +175,15 @@ LOADED_PASSES: dict[str, type[XDSLModulePass]] = {}
 def available_passes() -> dict[str, Callable[[], type]]:
     """Every pass ``-p`` accepts, by name, as factories (the form of xDSL's
     ``get_all_passes()`` and ``PassPipeline.parse_spec``): ttopt's (read from ``PASSES`` at
-    each call) first, then ``XDSL_PASSES``, then ``LOADED_PASSES``."""
+    each call) first, then ``XDSL_PASSES``, then the aliases ``PIPELINE_ALIASES``, then
+    ``LOADED_PASSES``."""
     passes: dict[str, Callable[[], type]] = {
         name: (lambda cls=cls: cls) for name, cls in PASSES.items()
     }
     for name, factory in XDSL_PASSES.items():
         passes.setdefault(name, factory)
+    for name, cls in PIPELINE_ALIASES.items():
+        passes.setdefault(name, lambda cls=cls: cls)
     for name, cls in LOADED_PASSES.items():
         passes.setdefault(name, lambda cls=cls: cls)
     return passes
@@ -99,6 +193,8 @@ def pass_summary(name: str) -> str:
     """The one-line description of an available pass."""
     if name in PASSES:
         return getattr(PASSES[name], "summary", "") or ""
+    if name in PIPELINE_ALIASES:
+        return alias_summary(name)
     if name in LOADED_PASSES:
         cls = LOADED_PASSES[name]
         text = getattr(cls, "summary", "") or (cls.__doc__ or "").strip()
@@ -114,7 +210,9 @@ def register_pass(cls: type[XDSLModulePass]) -> None:
     name = getattr(cls, "name", None)
     if not isinstance(cls, type) or not issubclass(cls, XDSLModulePass) or not isinstance(name, str) or not name:
         raise TTOptError(f"{cls!r} is not an xDSL ModulePass with a name", "ttopt-opt")
-    taken = PASSES.get(name) or LOADED_PASSES.get(name) or (name in XDSL_PASSES and name)
+    taken = PASSES.get(name) or LOADED_PASSES.get(name) or (
+        (name in XDSL_PASSES or name in PIPELINE_ALIASES) and name
+    )
     reloaded = isinstance(taken, type) and name in LOADED_PASSES and (
         (taken.__module__, taken.__qualname__) == (cls.__module__, cls.__qualname__)
     )  # the same file loaded again
@@ -163,13 +261,18 @@ def load_pass_file(path: str) -> list[str]:
 
 
 __all__ = [
+    "EXACT_ORDER",
     "PASSES",
+    "PIPELINE_ALIASES",
+    "REASSOCIATING_ORDER",
     "REASSOCIATING_PASSES",
     "XDSL_PASSES",
     "ModulePass",
     "PassStats",
     "LOADED_PASSES",
+    "alias_passes",
     "available_passes",
+    "expand_aliases",
     "collect_stats",
     "load_pass_file",
     "pass_summary",
