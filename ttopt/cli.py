@@ -25,23 +25,19 @@ error and stays untouched; so does any existing file when the run fails.
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import gc
 import os
 import re
 import stat
 import sys
-import tempfile
-from dataclasses import dataclass
 
 import click
 
-from .errors import TTOptError, TTOptInternalError
-from .passes import PASSES, REASSOCIATING_PASSES, available_passes, load_pass_file, pass_summary
-from .passes.base import PassStats
-from .pipeline import parse_pipeline, resolve_passes, run_pipeline
-from .pipeline import split_input_file as _split_input_file
+from .errors import TTOptError
+
+# Start-up time (`python -m bench.startup`): this module imports only what --version, --help
+# and a usage error need; xDSL, the passes and the pipeline are imported when a run needs them.
 
 # What the paper calls each pass's column, shown by --stats.
 STAT_LABELS = {
@@ -139,6 +135,8 @@ def write_output(path: str | None, text: str) -> None:
     if st is not None and not stat.S_ISREG(st.st_mode):
         _write_through(path, data)  # a device, FIFO, socket...: never rename over it
         return
+    import tempfile
+
     target = os.path.realpath(path)  # a symlink is written through: the link stays a link
     if st is not None and not _writable(target, st):
         raise TTOptError("cannot write: the file is read-only", path)
@@ -189,29 +187,12 @@ def _err(text: str) -> None:
 
 
 # ------------------------------------------------------------------ --stats, --time-passes
-def _print_stats(stats) -> None:
+def _print_stats(stats, per_function: bool = True) -> None:
     for s in stats:
         label, what = STAT_LABELS.get(s.name, (s.name, "rewrites"))
         click.echo(f"{s.name} ({label}): {s.total} {what}", err=True)
-        for func, n in sorted(s.per_function.items()):
+        for func, n in sorted(s.per_function.items()) if per_function else ():
             click.echo(f"  {func}: {n}", err=True)
-
-
-def _merge_stats(per_chunk: list[list[PassStats]]) -> list[PassStats]:
-    """The statistics of the chunks of a split file, summed pass by pass (the passes are the
-    same in every chunk; a function name repeated in two chunks adds up)."""
-    if len(per_chunk) == 1:
-        return per_chunk[0]
-    merged: list[PassStats] = []
-    for stats in per_chunk:
-        if [s.name for s in stats] != [s.name for s in merged]:
-            if merged:  # a pass that reported in one chunk only: keep them apart
-                merged.extend(PassStats(s.name, s.per_function.copy()) for s in stats)
-                continue
-            merged = [PassStats(s.name) for s in stats]
-        for total, s in zip(merged, stats):
-            total.per_function.update(s.per_function)
-    return merged
 
 
 def _print_timings(per_chunk: list[list[tuple[str, float]]]) -> None:
@@ -240,45 +221,31 @@ def _print_timings(per_chunk: list[list[tuple[str, float]]]) -> None:
     _err("\n".join(lines) + "\n")
 
 
-# ------------------------------------------------------------------ --print-between-passes
-def _dump_callback(every: bool, on_change: bool):
-    """The pipeline callback for --print-between-passes / --print-after-change: the module
-    (as ttopt prints it, aliases and locations kept) on stderr after each pass, or after each
-    pass that changed the printed module."""
-    from .ir.writer import write_module
-
-    last: dict[str, str] = {}
-
-    def callback(prev, module, _next) -> None:
-        if prev is None:
-            if on_change and not every:
-                last["text"] = write_module(module)
-            return
-        text = write_module(module)
-        if every or text != last.get("text"):
-            _err(f"// -----// IR Dump After {prev} //----- //\n{text}\n")
-        last["text"] = text
-
-    return callback
-
-
 # ------------------------------------------------------------------ --verify-diagnostics
 _EXPECTED = re.compile(
     r"expected-(error|note|remark|warning)(-re)? *(@([+-][0-9]+|above|below|unknown))? *\{\{(.*)\}\}$"
 )
 
 
-@dataclass
 class Expected:
     """One ``// expected-KIND[@WHERE] {{TEXT}}`` annotation (MLIR's syntax and meaning)."""
 
-    kind: str
-    line: int | None  # the line the diagnostic must be on; None: @unknown (no location)
-    at_line: int  # where the annotation itself is
-    at_col: int
-    text: str
-    regex: re.Pattern | None = None
-    matched: bool = False
+    def __init__(self, kind: str, line: int | None, at_line: int, at_col: int, text: str,
+                 regex: re.Pattern | None = None, matched: bool = False):
+        self.kind = kind
+        self.line = line  # the line the diagnostic must be on; None: @unknown (no location)
+        self.at_line = at_line  # where the annotation itself is
+        self.at_col = at_col
+        self.text = text
+        self.regex = regex
+        self.matched = matched
+
+    def __repr__(self) -> str:
+        return (f"Expected({self.kind!r}, {self.line!r}, {self.at_line!r}, {self.at_col!r}, "
+                f"{self.text!r}, {self.regex!r}, {self.matched!r})")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Expected) and vars(self) == vars(other)
 
     def matches(self, message: str) -> bool:
         if self.regex is not None:
@@ -394,6 +361,8 @@ def version_text() -> str:
 
 
 def _options_text(cls) -> str:
+    import dataclasses
+
     try:
         fields = [f for f in dataclasses.fields(cls) if f.init]
     except TypeError:
@@ -410,6 +379,8 @@ def _options_text(cls) -> str:
 
 def list_passes_text() -> str:
     """One line per pass: name, description, options with their defaults."""
+    from .passes import available_passes, pass_summary
+
     out = []
     for name, factory in available_passes().items():
         try:
@@ -440,9 +411,42 @@ class _Command(click.Command):
             _fail(f"ttopt-opt: error: {e.format_message()}", EXIT_USAGE_ERROR)
 
 
-@click.command(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("input", default="-", metavar="[INPUT|-]")
-@click.option("-o", "--output", metavar="OUTPUT", help="Output file (default: stdout).")
+_HELP = """Optimize Triton TTIR/TTGIR (Triton 3.3-3.6 text).
+
+\b
+One input (a file, or '-' for stdin, the default): the output goes to -o (default stdout).
+\b
+Several inputs, or a directory, in one process (batch mode):
+  ttopt-opt -p PASSES a.ttir b.ttgir dump/ --output-dir OUT [--jobs N]
+  ttopt-opt -p PASSES kernels/ --in-place
+A file argument a/k.ttir is written to OUT/k.ttir; a directory D stands for every .ttir and
+.ttgir file under it, each written to OUT/ + its path relative to D (a TRITON_KERNEL_DUMP
+folder D/<hash>/<kernel>.ttir becomes the TRITON_OVERRIDE_DIR layout OUT/<hash>/<kernel>.ttir);
+--in-place writes each output over its input.  Each file runs as it would alone: an error is
+reported as FILE:LINE:COL: error: ..., nothing is written for that file, and the others still
+run; the exit status is the worst of all files (3 if any internal error, else 1 if any error).
+Two inputs that would be written to one path are a usage error before anything runs.
+--stats prints a block per file that a pass rewrote, then the totals.
+
+\b
+Exit status: 0 success; 1 an error in the input; 2 a usage error; 3 an internal error of ttopt.
+"""
+
+
+@click.command(cls=_Command, help=_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("inputs", nargs=-1, metavar="[INPUT|-]...")
+@click.option("-o", "--output", metavar="OUTPUT", help="Output file (default: stdout); one input only.")
+@click.option("--output-dir", metavar="DIR",
+              help="Batch mode: write each output under DIR, mirroring the inputs' layout (see above).")
+@click.option("-i", "--in-place", is_flag=True,
+              help="Batch mode: write each output over its input (atomically, as -o does).")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, metavar="N",
+              help="Batch mode: N worker processes (default 1; 0: one per core).  The output is the "
+                   "same, byte for byte, whatever N.")
+@click.option("--changed-only", is_flag=True,
+              help="Batch mode: write only the outputs of files that a pass rewrote (the --stats "
+                   "counts; for a pass without counts, such as cse: an output that differs from its "
+                   "input).  An override folder then holds only the kernels the passes changed.")
 @click.option(
     "--pass", "passes", multiple=True, metavar="NAME",
     help="One of ttopt's passes; repeatable (or comma-separated), applied in order.",
@@ -493,111 +497,118 @@ class _Command(click.Command):
     "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
     help="Print the versions of ttopt, xDSL and Triton and exit.",
 )
-def main(input: str, output: str | None, passes: tuple[str, ...], pipeline: str | None,
+def main(inputs: tuple[str, ...], output: str | None, output_dir: str | None, in_place: bool,
+         jobs: int, changed_only: bool, passes: tuple[str, ...], pipeline: str | None,
          load_passes: tuple[str, ...], list_passes: bool, stats: bool,
          print_between_passes: bool, print_after_change: bool, time_passes: bool,
          split_input_file: bool, verify_diagnostics: bool, no_verify: bool, verify_each: bool,
          debug: bool, validate: int | None, validate_ulps: int | None):
-    """Optimize Triton TTIR/TTGIR (Triton 3.3-3.6 text)."""
-    for path in load_passes:
-        try:
-            load_pass_file(path)
-        except TTOptError as e:
-            _fail(str(e), EXIT_USAGE_ERROR)
+    from .batch import Config, load_pass_files
+
+    try:
+        load_pass_files(load_passes)
+    except TTOptError as e:
+        _fail(str(e), EXIT_USAGE_ERROR)
     if list_passes:
         _write_stdout(list_passes_text())
         return
     if passes and pipeline is not None:
         _fail("ttopt-opt: error: give the passes with --pass or with -p/--passes, not both",
               EXIT_USAGE_ERROR)
+    config = Config(
+        passes=tuple(n.strip() for p in passes for n in p.split(",") if n.strip()),
+        pipeline=pipeline, load_passes=load_passes, split_input_file=split_input_file,
+        verify_diagnostics=verify_diagnostics, verify=not no_verify, verify_each=verify_each,
+        validate=validate, validate_ulps=validate_ulps, print_between_passes=print_between_passes,
+        print_after_change=print_after_change, debug=debug, changed_only=changed_only,
+    )
     try:
-        if pipeline is not None:
-            to_run = list(parse_pipeline(pipeline))
-        else:
-            to_run = [n.strip() for p in passes for n in p.split(",") if n.strip()]
-            resolve_passes(to_run)  # an unknown name: a usage error before reading anything
+        to_run = config.resolve()  # an unknown pass: a usage error before reading anything
     except TTOptError as e:
         _fail(str(e), EXIT_USAGE_ERROR)
+    if len(inputs) > 1 or output_dir is not None or in_place:
+        if output is not None:
+            _fail("ttopt-opt: error: -o takes one input; give --output-dir DIR or --in-place for "
+                  "several", EXIT_USAGE_ERROR)
+        sys.exit(_run_batch(list(inputs), config, output_dir, in_place, jobs, stats, time_passes))
+    if changed_only:
+        _fail("ttopt-opt: error: --changed-only needs --output-dir DIR or --in-place", EXIT_USAGE_ERROR)
+    _run_one(inputs[0] if inputs else "-", output, to_run, config, stats, time_passes)
+
+
+def _run_one(input: str, output: str | None, to_run, config, stats: bool, time_passes: bool) -> None:
+    """One input, to ``-o`` or stdout: the command as it always was."""
+    from .batch import process_text
+
     text, name = _read_input(input)
-    chunks = _split_input_file(text) if split_input_file else [(1, text)]
-    callback = (
-        _dump_callback(print_between_passes, print_after_change)
-        if print_between_passes or print_after_change else None
-    )
-    outputs: list[str] = []
-    errors: list[TTOptError | None] = []
-    chunk_stats: list[list[PassStats]] = []
-    chunk_times: list[list[tuple[str, float]]] = []
-    for _first, chunk in chunks:
-        try:
-            result = run_pipeline(chunk, to_run, name, callback=callback, verify=not no_verify,
-                                  verify_each=verify_each)
-        except TTOptInternalError as e:
-            if debug:
-                _err(e.traceback_text)
-            _fail(str(e) + ("" if debug else " (run with --debug for the traceback)"),
-                  EXIT_INTERNAL_ERROR)
-        except TTOptError as e:
-            outputs.append("")
-            errors.append(e)
-            continue
-        outputs.append(result.text)
-        errors.append(None)
-        chunk_stats.append(result.stats)
-        chunk_times.append(result.timings)
-    if verify_diagnostics:
-        problems = check_diagnostics(name, chunks, errors)
-        if problems:
-            _fail("\n".join(problems))
-    elif any(errors):
-        _fail("\n".join(str(e) for e in errors if e is not None))
-    if validate is not None:
-        if validate_ulps is None:
-            names = {p if isinstance(p, str) else p.name for p in to_run}
-            validate_ulps = 4 if names & REASSOCIATING_PASSES else 0
-        for (_first, chunk), out in zip(chunks, outputs):
-            if out:
-                _validate(name, chunk, out, validate, validate_ulps)
+    outcome = process_text(text, name, to_run, config, _err)
+    if outcome.status:
+        if outcome.status == EXIT_INTERNAL_ERROR:
+            _fail(outcome.message, EXIT_INTERNAL_ERROR)
+        _fail(outcome.message, outcome.status)
     try:
-        write_output(output, "// -----\n".join(outputs))
+        write_output(output, outcome.text)
     except TTOptError as e:
         _fail(str(e))
-    if stats and chunk_stats:
-        _print_stats(_merge_stats(chunk_stats))
-    if time_passes and chunk_times:
-        _print_timings(chunk_times)
+    if stats and outcome.stats:
+        _print_stats(outcome.stats)
+    if time_passes and outcome.timings:
+        _print_timings(outcome.timings)
 
 
-_PUBLIC_FUNC = re.compile(r"^\s*tt\.func public @([\w$.-]+)", re.MULTILINE)
+def _run_batch(inputs: list[str], config, output_dir: str | None, in_place: bool, jobs: int,
+               stats: bool, time_passes: bool) -> int:
+    """Batch mode (``ttopt.batch``): every file, the worst exit status."""
+    from .batch import default_jobs, merge_stats, plan, run_files
 
-
-def _validate(name: str, before: str, after: str, seeds: int, ulps: int) -> None:
-    """``--validate``: each public function of ``after`` against ``before`` on the CPU."""
-    from .interp import InterpError, compare
-    from .interp.run import as_program
-
-    try:  # (each side read once, whatever the number of functions)
-        before_prog, after_prog = as_program(before, name), as_program(after, name)
-    except InterpError as e:
-        _fail(f"{name}: error: --validate: cannot run on the CPU: {e}")
-    for func in _PUBLIC_FUNC.findall(after):
-        try:
-            res = compare(before_prog, after_prog, func_name=func, seeds=range(seeds), ulps=ulps)
-        except InterpError as e:
-            _fail(f"{name}: error: --validate: cannot run @{func} on the CPU: {e}")
-        if not res.ok:
-            _fail(f"{name}: error: --validate: @{func}: the output computes something else: "
-                  f"{res.message}", EXIT_INTERNAL_ERROR)
+    try:
+        job_list, problems = plan(inputs, output_dir, in_place)
+    except TTOptError as e:
+        _fail(f"ttopt-opt: error: {e.message}", EXIT_USAGE_ERROR)
+    status = EXIT_INPUT_ERROR if problems else 0
+    if problems:
+        _err("\n".join(problems) + "\n")
+    all_stats, all_times = [], []
+    files = rewritten = failed = 0
+    for result in run_files(job_list, config, default_jobs(jobs)):
+        files += 1
+        _err(result.stderr)
+        if result.status:
+            failed += 1
+            status = max(status, result.status)
+            continue
+        changed = any(s.total for s in result.stats)
+        rewritten += changed
+        if result.stats:
+            all_stats.append(result.stats)
+        all_times.extend(result.timings)
+        if stats and changed:
+            _err(f"== {result.source}\n")
+            _print_stats(result.stats)
+    if stats:
+        _err(f"== total: {files} files, {rewritten} rewritten, {failed} failed\n")
+        if all_stats:
+            _print_stats(merge_stats(all_stats), per_function=False)
+    if time_passes and all_times:
+        _print_timings(all_times)
+    return status
 
 
 def entry() -> None:
     """The ``ttopt-opt`` command (a process of its own): :func:`main` with the cyclic garbage
-    collector off for good.  ttopt pauses it while it works anyway; switched back on, it
-    would walk every object of the module once more as the process exits (1.4 s of a
-    10 MB module's 13 s).  Called in process (``main``, click's test runner), nothing changes."""
+    collector off for good, from before the first import of xDSL (class definitions make
+    garbage the collector would walk again and again: about 8% of start-up).  ttopt pauses it
+    while it works anyway; switched back on, it would walk every object of the module once
+    more as the process exits (1.4 s of a 10 MB module's 13 s); batch mode collects each
+    file's garbage after it.  Called in process (``main``, click's test runner), nothing
+    changes."""
     gc.disable()
     main()
 
 
 if __name__ == "__main__":  # pragma: no cover
-    entry()
+    # `python -m ttopt.cli`: run the one imported module `ttopt.cli` (batch mode's workers
+    # and helpers import it by that name), not this `__main__` copy of it
+    from ttopt.cli import entry as _entry
+
+    _entry()
