@@ -1,0 +1,114 @@
+"""Every Triton release from 2.1 to 3.9 accepts its own fixtures, judged by its own parser and
+verifier (tools/versions/oracle.py), and rejects a broken copy of one.
+
+The fixtures (test/fixtures/versions/<version>/sm{80,90}/*.tt{,g}ir, made by
+tools/versions/make_fixtures.py) are committed; the per-version environments that judge them
+are not: they are ~4 GB under ~/.cache/ttopt-triton-envs (or $TTOPT_TRITON_ENVS), made by
+
+    python3.11 tools/versions/make_envs.py
+
+Every test here is marked ``versions``.  Run only these (with the environments):
+
+    .venv/bin/python -m pytest -q -rs -m versions test/test_versions_oracle.py
+
+Without a version's environment its cases are SKIPPED with a reason saying the versions
+check did not run (the default CI has no environments).  The oracle itself is exercised by
+tools/versions/status.py, whose results are committed in test/fixtures/versions/STATUS.md.
+``test_manifests_match_the_files`` needs no environment and always runs.
+
+The marker is registered by this module itself (no conftest/pyproject change): it lists
+itself in ``pytest_plugins``, so pytest registers it as a plugin and calls its
+``pytest_configure`` (a historic hook), and ``pytestmark`` is looked up (module
+``__getattr__``) only after that, so ``--strict-markers`` accepts it.
+"""
+
+import json
+import pathlib
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools" / "versions"))
+import oracle  # noqa: E402
+import triton_versions as V  # noqa: E402
+
+MAKE_ENVS = "python3.11 tools/versions/make_envs.py"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "versions: needs the per-Triton-version environments of tools/versions/make_envs.py; "
+        "skipped (the versions check did not run) without them",
+    )
+
+
+pytest_plugins = [__name__]
+
+
+def __getattr__(name):
+    if name == "pytestmark":
+        return [pytest.mark.versions]
+    raise AttributeError(name)
+
+
+def require_env(version: str) -> None:
+    if not V.have_env(version):
+        pytest.skip(
+            f"the versions check did NOT run for Triton {version}: no environment at "
+            f"{V.env_dir(version)} (make it with: {MAKE_ENVS} {version})"
+        )
+
+
+def manifest(version: str) -> dict:
+    return json.loads((V.FIXTURES / version / "MANIFEST.json").read_text())
+
+
+@pytest.mark.parametrize("version", V.ALL)
+def test_manifests_match_the_files(version):
+    """What make_fixtures.py recorded is what is committed: every version has its fixtures,
+    both targets, each kernel as .ttir and .ttgir, nothing more, nothing missing."""
+    m = manifest(version)
+    assert m["triton"] == version
+    on_disk = sorted(p.relative_to(V.FIXTURES / version).as_posix() for p in oracle.fixture_files(version))
+    assert on_disk == m["files"]
+    assert {f.split("/")[0] for f in on_disk} == {"sm80", "sm90"}
+    stems = {f.rsplit(".", 1)[0] for f in on_disk}
+    assert {f"{s}.{ext}" for s in stems for ext in ("ttir", "ttgir")} == set(on_disk)
+    # the kernels every version compiles (block pointers are gone in 3.9)
+    common = {"elementwise", "looped_reduction", "div_chain", "argmax", "matmul"}
+    assert {f"sm90/{k}" for k in common} <= stems
+    if V.key(version) < (3, 9):
+        assert "sm90/block_ptr" in stems
+
+
+@pytest.mark.parametrize("version", V.ALL)
+def test_version_accepts_its_own_fixtures(version):
+    require_env(version)
+    files = oracle.fixture_files(version)
+    assert len(files) >= 20, f"too few fixtures for {version}: {len(files)}"
+    results = oracle.check(version, files)
+    assert len(results) == len(files)
+    rejected = [f"{r['file']}: {r['error']}" for r in results if not r["ok"]]
+    assert not rejected, "\n".join(rejected)
+
+
+@pytest.mark.parametrize("version", V.ALL)
+def test_version_rejects_a_broken_copy(version, tmp_path):
+    """The same oracle call says no to a file it must refuse: the check above can fail."""
+    require_env(version)
+    src = V.FIXTURES / version / "sm90" / "elementwise.ttir"
+    text = src.read_text()
+    lines = text.splitlines(keepends=True)
+    ret = [i for i, line in enumerate(lines) if line.strip().startswith("tt.return")]
+    assert len(ret) == 1
+    no_terminator = tmp_path / "no_terminator.ttir"
+    no_terminator.write_text("".join(lines[: ret[0]] + lines[ret[0] + 1:]))
+    unknown_op = tmp_path / "unknown_op.ttir"
+    unknown_op.write_text(text.replace("tt.return", "tt.no_such_op\n    tt.return", 1))
+    good, *bad = oracle.check(version, [src, no_terminator, unknown_op])
+    assert good["ok"], good["error"]
+    assert [r["ok"] for r in bad] == [False, False]
+    assert "block with no terminator" in bad[0]["error"]
+    assert "tt.no_such_op" in bad[1]["error"]
