@@ -184,19 +184,22 @@ class _IfJoin:
 
     def __init__(self, site: _Site, then_entry: Entry, else_entry: Entry):
         self.site, self.then_entry, self.else_entry = site, then_entry, else_entry
-        self.result: SSAValue | None = None
+        self.index: int | None = None
 
     def materialize(self, hint: str | None) -> SSAValue:
-        if self.result is None:
+        # The result is looked up by its index on the site's *current* op: a later join at
+        # the same ``scf.if`` rebuilds it again, and the results of the op built here are
+        # then replaced (an SSA value kept from here would belong to an erased op).
+        if self.index is None:
             v1 = resolve(self.then_entry.value, hint)
             v2 = resolve(self.else_entry.value, hint)
             op = self.site.op
             _append_terminator_operand(op.regions[0].block, v1)
             _append_terminator_operand(op.regions[1].block, v2)
             self.site.op = new = _rebuild(op, v1.type)
-            self.result = new.results[-1]
-            self.result.name_hint = hint
-        return self.result
+            self.index = len(new.results) - 1
+            new.results[-1].name_hint = hint
+        return self.site.op.results[self.index]
 
 
 class _Forward:
