@@ -37,10 +37,11 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass as XDSLModulePass
 
 from ..dialects.tt import FuncOp
+from ..xdsl_compat import set_value_name
 
 
 @dataclass
@@ -157,8 +158,29 @@ def enclosing_function_name(op: Operation) -> str:
     return cur.sym_name.data if cur is not None else "<module>"
 
 
+def forget_names(op: Operation) -> None:
+    """Drop the SSA names of ``op``'s results, before it is erased or replaced.
+
+    xDSL 0.74 hands an erased (or replaced, unnamed-target) value's name to the new value
+    through the ``name_hint`` setter, which rejects the numeric names ttopt's reader keeps
+    (``%7 = tt.load ...``: "Invalid ErasedSSAValue name format `7`").  A value that goes away
+    needs no name."""
+    for r in op.results:
+        set_value_name(r, None)
+
+
+def replace_value(old: SSAValue, new: SSAValue) -> None:
+    """``old.replace_all_uses_with(new)``, ``new`` keeping its own name (or taking ``old``'s
+    exactly, numeric ones too, where it has none)."""
+    if new.name_hint is None and old.name_hint is not None:
+        set_value_name(new, old.name_hint)
+    set_value_name(old, None)
+    old.replace_all_uses_with(new)
+
+
 def erase_op(op: Operation) -> None:
     """Detach ``op`` from its block and erase it (its results must be unused)."""
+    forget_names(op)
     block = op.parent_block()
     if block is not None:
         block.erase_op(op)

@@ -117,7 +117,7 @@ from xdsl.rewriter import InsertPoint
 from ..dialects.arith import ConstantOp, DivfOp, MulfOp
 from ..dialects.tt import BroadcastOp, ExpandDimsOp, FuncOp, SplatOp
 from ..xdsl_compat import set_value_name
-from .base import PassStats, collect_stats, functions, record_stats
+from .base import PassStats, collect_stats, forget_names, functions, record_stats
 
 
 def _elem(op: Operation):
@@ -255,6 +255,7 @@ def erase_dead_lifts(values, rewriter: PatternRewriter) -> None:
         owner = getattr(todo.pop(), "owner", None)
         if isinstance(owner, LIFT_OPS) and owner.parent_block() is not None and not owner.results[0].uses:
             src = owner.operands[0]
+            forget_names(owner)
             rewriter.erase(owner)
             todo.append(src)
 
@@ -396,6 +397,7 @@ def rewrite_division(
     # does, not through the ``name_hint`` setter, which strips a ``_N`` suffix.  The new ops
     # are inserted on their own, so that ``replace`` gives them no name either.
     set_value_name(new_div.results[0], div.results[0].name_hint)
+    forget_names(div)
     rewriter.replace(div, new_div)
     # what the rewrite left without a use: the old lifts of x and y, the inner divisions,
     # the lifts of their operands (replaced by copies or by the values under them)
@@ -404,6 +406,7 @@ def rewrite_division(
     below = []
     for inner in inners:
         below += inner.operands
+        forget_names(inner)
         rewriter.erase(inner)
     erase_dead_lifts(below, rewriter)
     uses[key(den)] += 1

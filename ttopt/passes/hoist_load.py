@@ -67,7 +67,8 @@ from ..dialects.base import int_attr
 from ..dialects.scf import ForOp, WhileOp
 from ..dialects.tt import LoadOp, SplatOp, StoreOp
 from ..dialects.tt_attrs import PointerType, mask_type
-from .base import ModulePass, functions, record_stats
+from ..xdsl_compat import set_value_name
+from .base import ModulePass, functions, record_stats, replace_value
 from .redundant_load import LoadStats, eligible
 
 SLT = 2  # arith.cmpi slt
@@ -283,8 +284,8 @@ class HoistLoad(ModulePass):
             location=load.location,
         )
         parent.insert_op_before(new, loop)
-        new.results[0].name_hint = load.result.name_hint
-        load.result.replace_all_uses_with(new.results[0])
+        set_value_name(new.results[0], load.result.name_hint)  # exactly: `%7`, `%x_1` stay
+        replace_value(load.result, new.results[0])
         load.erase()
 
     def _guard(self, loop: ForOp, load: LoadOp) -> SSAValue:

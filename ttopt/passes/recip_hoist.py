@@ -94,7 +94,7 @@ from xdsl.rewriter import InsertPoint
 from ..dialects.arith import ConstantOp, DivfOp, MulfOp
 from ..ir.fast_ops import splat_attr
 from ..xdsl_compat import set_value_name
-from .base import PassStats, collect_stats, functions, record_stats
+from .base import PassStats, collect_stats, forget_names, functions, record_stats
 from .div_chain import build_like, erase_dead_lifts, is_constant, later_def, lift_chain, numel, relift, same_lift
 
 
@@ -165,8 +165,10 @@ class RecipHoistPattern(RewritePattern):
             rewriter.insert(quotient, _before_holder(later_def([z, s]), div))
             mul = build_like(MulfOp, x0, relift(quotient.results[0], lift, rewriter), div, div.location)
             set_value_name(mul.results[0], div.results[0].name_hint)
+            forget_names(div)
             rewriter.replace(div, mul)
             factor = [v for v in product.operands if v is not x0] or [x0]
+            forget_names(product)
             rewriter.erase(product)
             erase_dead_lifts([y, *factor], rewriter)
             return True
@@ -181,6 +183,7 @@ class RecipHoistPattern(RewritePattern):
         mul = build_like(MulfOp, x, lifted, div, div.location)
         # the division's SSA name, exactly (see div_chain.rewrite_division)
         set_value_name(mul.results[0], div.results[0].name_hint)
+        forget_names(div)
         rewriter.replace(div, mul)
         erase_dead_lifts([y], rewriter)
         return True

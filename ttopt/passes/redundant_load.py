@@ -117,7 +117,8 @@ from ..dialects.arith import ConstantOp, SelectOp
 from ..dialects.base import int_attr
 from ..dialects.scf import ConditionOp, ForOp, IfOp, WhileOp, YieldOp
 from ..dialects.tt import LoadOp, MapElementwiseOp, ReduceOp, ScanOp, StoreOp
-from .base import FunctionWalkPass, PassStats, erase_op, functions, record_stats
+from ..xdsl_compat import set_value_name
+from .base import FunctionWalkPass, PassStats, erase_op, forget_names, functions, record_stats, replace_value
 
 CACHE_NONE = 1
 CACHE_CV = 7
@@ -198,7 +199,7 @@ class _IfJoin:
             _append_terminator_operand(op.regions[1].block, v2)
             self.site.op = new = _rebuild(op, v1.type)
             self.index = len(new.results) - 1
-            new.results[-1].name_hint = hint
+            set_value_name(new.results[-1], hint)
         return self.site.op.results[self.index]
 
 
@@ -218,7 +219,7 @@ class _Forward:
             _append_terminator_operand(op.regions[0].block, v)
             after = op.regions[1].block
             arg = after.insert_arg(v.type, len(after.args))
-            arg.name_hint = hint
+            set_value_name(arg, hint)
             self.site.op = _rebuild(op, v.type)
             self.result = arg
         return self.result
@@ -257,8 +258,9 @@ def _rebuild(op: Operation, extra: Attribute) -> Operation:
     block = op.parent_block()
     block.insert_op_before(new, op)
     for old, res in zip(op.results, new.results):
-        res.name_hint = old.name_hint
+        set_value_name(res, old.name_hint)  # exactly (the setter strips `_N`, rejects `%7`)
         old.replace_all_uses_with(res)
+    forget_names(op)
     block.erase_op(op)
     return new
 
@@ -539,7 +541,7 @@ class RedundantLoad(FunctionWalkPass):
                     operands=[mask, value, fallback], result_types=[op.result.type], location=op.location
                 )
                 op.parent_block().insert_op_before(select, op)
-                select.results[0].name_hint = op.result.name_hint
+                set_value_name(select.results[0], op.result.name_hint)
                 self._replace(op, e, select.results[0], self._kind(e, op, mask, other, "implied-mask"))
                 entry = Entry(
                     op.ptr, mask, other, mask_n, other_n, select.results[0], e.loads, "implied-mask", e.past_store
@@ -567,7 +569,7 @@ class RedundantLoad(FunctionWalkPass):
     def _replace(self, op: LoadOp, e: Entry, value: SSAValue, kind: str) -> None:
         for kept in e.loads:
             keep_evict_last(kept, op)
-        op.result.replace_all_uses_with(value)
+        replace_value(op.result, value)
         erase_op(op)
 
     def _zero_before(self, op: LoadOp) -> SSAValue | None:

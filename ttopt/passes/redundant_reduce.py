@@ -100,7 +100,7 @@ from xdsl.traits import Commutative
 from ..analysis.effects import is_pure
 from ..dialects.scf import ForOp, IfOp, WhileOp
 from ..dialects.tt import ReduceOp, ScanOp
-from .base import FunctionWalkPass, erase_op
+from .base import FunctionWalkPass, erase_op, replace_value
 
 _REDUCTIONS = (ReduceOp, ScanOp)
 _INHERITS = (IfOp, ForOp, WhileOp, ReduceOp, ScanOp)  # pure reuse is fine inside loops too
@@ -345,7 +345,7 @@ class RedundantReduce(FunctionWalkPass):
                 )
                 if match is not None:
                     for old, new in zip(op.results, match.results):
-                        old.replace_all_uses_with(new)
+                        replace_value(old, new)
                     erase_op(op)
                     removed += 1
                     continue
