@@ -23,8 +23,10 @@ loop when all of these hold:
       the same operands, in the first iteration;
    b. or a load of the same address (value-numbered pointer, same result type) whose mask
       covers L's (L's mask implies it, :mod:`ttopt.analysis.masks`; an unmasked one covers
-      everything) dominates the loop: it ran before, touching every byte L touches (writes in
-      between change contents, not which addresses are valid);
+      everything) and, for block pointers, whose ``boundaryCheck`` dimensions are among L's
+      (a checked load skips the out-of-bounds elements an unchecked L would touch) dominates
+      the loop: it ran before, touching every byte L touches (writes in between change
+      contents, not which addresses are valid);
    c. otherwise, for an ``scf.for`` only (option ``guard``, default true), the hoisted load
       gets the mask ``mask & splat(lb < ub)`` (``lb < ub`` for an unmasked load): the form
       Triton's own ``triton-licm`` uses.  When the loop runs (``lb < ub``, MLIR's ``scf.for``
@@ -251,6 +253,7 @@ class HoistLoad(ModulePass):
                     and op.result.type == load.result.type
                     and self.numbering.number(op.ptr) == target
                     and self.masks.implies(load.mask, op.mask)
+                    and _checked_dims(op) <= _checked_dims(load)
                 ):
                     return True
             cur = block.parent_op()
@@ -313,6 +316,17 @@ class HoistLoad(ModulePass):
             parent.insert_op_before(op, loop)
             splat = self.guards[key] = op.results[0]
         return splat
+
+
+def _checked_dims(load: LoadOp) -> frozenset[int]:
+    """The dimensions a block-pointer load checks against the tensor's bounds
+    (``boundaryCheck``; empty for any other load).  A load checking a dimension touches no
+    element out of bounds there; so an earlier load covers ``load``'s bytes only where it
+    checks no dimension that ``load`` does not check too."""
+    boundary = load.properties.get("boundaryCheck")
+    if boundary is None:
+        return frozenset()
+    return frozenset(int(v) for v in boundary.get_values())
 
 
 def _is_block_ptr(load: LoadOp) -> bool:
