@@ -74,7 +74,8 @@ def test_undefined_value_is_reported_at_its_use_not_in_a_comment():
 
 def test_version_sniffing_skips_comments_and_strings():
     """``triton_gpu.`` in a comment or a location's file name is no sign of Triton 3.0-3.2 IR
-    (Triton 3.6 reads both), but an op of that dialect is."""
+    (Triton 3.6 reads both, and so does ttopt, as 3.6 text), but an op of that dialect is:
+    the text is then read as Triton 3.2's, which has no ``triton_gpu.barrier``."""
     text = """// Triton 3.2 called this dialect triton_gpu.blocked
 module {
   tt.func public @k(%p: !tt.ptr<f32>) {
@@ -89,8 +90,11 @@ module {
     assert triton_accepts(text, ".ttir").ok
     assert "triton_gpu.py" in ttopt.optimize(text, [], "v.ttir")
     old = text.replace("    tt.return\n", '    "triton_gpu.barrier"() : () -> ()\n    tt.return\n')
-    with pytest.raises(ttopt.TTOptError, match=r"^v.ttir:6:6: error: this looks like Triton 3.0-3.2 IR"):
+    with pytest.raises(ttopt.TTOptError, match=r"^v.ttir:6:6: error: operation 'triton_gpu.barrier' is unknown$"):
         ttopt.optimize(old, [], "v.ttir")
+    with pytest.raises(ttopt.TTOptError, match=r"^v.ttir:6:6: error: the text is not Triton 3.6's, as "
+                       r"--triton-version says: it has the dialect prefix 'triton_gpu.'"):
+        ttopt.optimize(old, [], "v.ttir", triton_version="3.6")
 
 
 def _hidden_reference(text: str, pos: int) -> bool:

@@ -65,6 +65,7 @@ class Config:
     print_after_change: bool = False
     debug: bool = False
     changed_only: bool = False
+    triton_version: str | None = None  # --triton-version
 
     def resolve(self) -> list:
         """The pass instances to run (loads --load-pass files first); TTOptError: a usage
@@ -131,9 +132,10 @@ def process_text(text: str, name: str, to_run: Sequence, config: Config,
     errors: list[TTOptError | None] = []
     chunk_stats: list[list] = []
     chunk_times: list[list[tuple[str, float]]] = []
-    for _first, chunk in chunks:
+    for first, chunk in chunks:
         try:
             result = run_pipeline(chunk, to_run, name, callback=callback, verify=config.verify,
+                                  triton_version=config.triton_version,
                                   verify_each=config.verify_each)
         except TTOptInternalError as e:
             if config.debug:
@@ -144,7 +146,10 @@ def process_text(text: str, name: str, to_run: Sequence, config: Config,
             outputs.append("")
             errors.append(e)
             continue
-        outputs.append(result.text)
+        out = result.text
+        if first > 1 and out.startswith("\n" * (first - 1)):
+            out = out[first - 1 :]  # (the chunk's padding, copied with its prologue)
+        outputs.append(out)
         errors.append(None)
         chunk_stats.append(result.stats)
         chunk_times.append(result.timings)

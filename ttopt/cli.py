@@ -411,7 +411,9 @@ class _Command(click.Command):
             _fail(f"ttopt-opt: error: {e.format_message()}", EXIT_USAGE_ERROR)
 
 
-_HELP = """Optimize Triton TTIR/TTGIR (Triton 3.3-3.6 text).
+_HELP = """Optimize Triton TTIR/TTGIR of any Triton release from 2.1 to 3.9, written back in
+that release's own syntax (the release is read from the text; --triton-version X.Y names it
+where the text cannot tell).
 
 \b
 One input (a file, or '-' for stdin, the default): the output goes to -o (default stdout).
@@ -476,6 +478,10 @@ Exit status: 0 success; 1 an error in the input; 2 a usage error; 3 an internal 
     "syntax; also @-N, @above, @below, @unknown, expected-error-re): exit 0 iff exactly the "
     "expected errors occurred, on their lines.",
 )
+@click.option("--triton-version", metavar="X.Y", callback=lambda c, p, v: _check_release(v),
+              help="The Triton release (2.1 to 3.9) that wrote the input, where the text cannot "
+                   "tell (3.0-3.4 TTIR is often the same text); the output is in its syntax.  A "
+                   "text with signs of another release is an error.")
 @click.option("--no-verify", is_flag=True,
               help="Do not check the input as Triton's verifier does (types, shapes, dominance...).")
 @click.option("--verify-each", is_flag=True,
@@ -501,7 +507,8 @@ def main(inputs: tuple[str, ...], output: str | None, output_dir: str | None, in
          jobs: int, changed_only: bool, passes: tuple[str, ...], pipeline: str | None,
          load_passes: tuple[str, ...], list_passes: bool, stats: bool,
          print_between_passes: bool, print_after_change: bool, time_passes: bool,
-         split_input_file: bool, verify_diagnostics: bool, no_verify: bool, verify_each: bool,
+         split_input_file: bool, verify_diagnostics: bool, triton_version: str | None,
+         no_verify: bool, verify_each: bool,
          debug: bool, validate: int | None, validate_ulps: int | None):
     from .batch import Config, load_pass_files
 
@@ -521,6 +528,7 @@ def main(inputs: tuple[str, ...], output: str | None, output_dir: str | None, in
         verify_diagnostics=verify_diagnostics, verify=not no_verify, verify_each=verify_each,
         validate=validate, validate_ulps=validate_ulps, print_between_passes=print_between_passes,
         print_after_change=print_after_change, debug=debug, changed_only=changed_only,
+        triton_version=triton_version,
     )
     try:
         to_run = config.resolve()  # an unknown pass: a usage error before reading anything
@@ -592,6 +600,19 @@ def _run_batch(inputs: list[str], config, output_dir: str | None, in_place: bool
     if time_passes and all_times:
         _print_timings(all_times)
     return status
+
+
+def _check_release(value: str | None) -> str | None:
+    """--triton-version: a release ttopt knows (a usage error otherwise)."""
+    if value is None:
+        return None
+    from .dialects.versions import parse_release
+
+    try:
+        parse_release(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
 
 
 def entry() -> None:

@@ -252,12 +252,13 @@ def _run_pipeline(
     callback: PassCallback | None,
     verify: bool = True,
     verify_each: bool = False,
+    triton_version=None,
 ) -> OptimizeResult:
     pipeline = resolve_passes(passes)
     timings: list[tuple[str, float]] = []
     start = time.perf_counter()
     try:
-        module = read_module(text, filename, verify=verify)
+        module = read_module(text, filename, verify=verify, triton_version=triton_version)
     except RecursionError:
         raise TTOptError("input nested too deeply", filename) from None
     timings.append(("read", time.perf_counter() - start))
@@ -310,8 +311,14 @@ def run_pipeline(
     callback: PassCallback | None = None,
     verify: bool = True,
     verify_each: bool = False,
+    triton_version: str | None = None,
 ) -> OptimizeResult:
     """Parse ``text``, apply ``passes`` in order, print.
+
+    ``triton_version`` (``"3.5"``): the Triton release that wrote ``text``, where the text
+    itself cannot tell (:mod:`ttopt.dialects.versions`); the output is in that release's
+    syntax.  By default the release is read from the text (Triton 3.6 where nothing says
+    otherwise).
 
     ``verify``: check the input as Triton's verifier does (types, shapes, terminators,
     dominance...) before any pass; ``verify_each``: check the module again after every pass (a
@@ -323,12 +330,15 @@ def run_pipeline(
 
     Raises :class:`TTOptError` for bad input and :class:`TTOptInternalError` (a subclass)
     for a bug inside ttopt; never anything else for any ``text``."""
-    return run_deep(_run_pipeline, text, passes, filename, callback, verify, verify_each)
+    return run_deep(_run_pipeline, text, passes, filename, callback, verify, verify_each, triton_version)
 
 
-def optimize(text: str, passes: Sequence[str | XDSLModulePass], filename: str = "<input>") -> str:
-    """Optimize Triton IR text with the named passes (none: a round trip)."""
-    return run_pipeline(text, passes, filename).text
+def optimize(text: str, passes: Sequence[str | XDSLModulePass], filename: str = "<input>", *,
+             triton_version: str | None = None) -> str:
+    """Optimize Triton IR text with the named passes (none: a round trip), written back in
+    the syntax of the Triton release that wrote it (``triton_version``: see
+    :func:`run_pipeline`)."""
+    return run_pipeline(text, passes, filename, triton_version=triton_version).text
 
 
 # ------------------------------------------------------------------ --split-input-file

@@ -17,6 +17,8 @@ methods, passes, rewriters), pinned to one release (:data:`XDSL_VERSION`, see
 * :func:`set_value_name`, :func:`operand_tuple`: an SSA value's exact name (xDSL's setter
   strips a ``_N`` suffix that Triton's names carry) and an op's operand tuple without the
   view object (the verifier's hot loop).
+* :func:`rename_in_context`: a context that knows ops, attributes and types by a Triton
+  release's old names (``triton_gpu.``).
 * :func:`own_verify`: the ``verify_`` an op class defines, without the IRDL checks
   ``irdl_op_definition`` wraps around it (read from the wrapper's closure).
 * :func:`patch_string_literal`: xDSL's ``StringLiteral`` made to carry non-UTF-8 bytes.
@@ -98,6 +100,13 @@ class ParserBase(Parser):
         """An op in MLIR's generic form, after its name."""
         return Parser._parse_generic_operation(self, op_type)
 
+    def _parse_block(self):  # type: ignore[override]
+        return self.parse_block()
+
+    def parse_block(self):
+        """A labelled block (``^bb0(...):`` and its ops)."""
+        return Parser._parse_block(self)
+
     def _get_op_by_name(self, name: str):  # type: ignore[override]
         return self.get_op_by_name(name)
 
@@ -129,6 +138,19 @@ class PrinterBase(Printer):
         """The next unused numeric SSA name of the current scope (``0``, ``1`` ...)."""
         return self._get_new_valid_name_id()
 
+    def new_line(self) -> None:
+        """A newline and the current indentation."""
+        self._print_new_line()
+
+    @property
+    def indent_level(self) -> int:
+        return self._indent
+
+    def name_block(self, block) -> None:
+        """Give ``block`` its printed name if it has none yet (as ``print_block`` does)."""
+        if block not in self._blocks:
+            self._populate_block_name(block)
+
     def _print_results(self, op: Operation) -> None:  # type: ignore[override]
         self.print_results(op)
 
@@ -145,6 +167,24 @@ class LexerBase(MLIRLexer):
 
     def lex_string_literal(self, start_pos):
         return MLIRLexer._lex_string_literal(self, start_pos)
+
+
+def rename_in_context(ctx, op_name: Callable[[str], str | None],
+                      attr_name: Callable[[str], str | None]) -> None:
+    """Make ``ctx`` know each op by ``op_name(name)`` and each attribute and type by
+    ``attr_name(name)`` instead of its name (a Triton release's spelling of ops ttopt defines
+    once: ``triton_gpu.convert_layout``), or not at all where that is None; the classes keep
+    their own names."""
+    tables = ((ctx._loaded_ops, op_name), (ctx._loaded_attrs, attr_name), (ctx._loaded_types, attr_name))  # noqa: SLF001
+    for table, rename in tables:
+        renamed = {}
+        for name in list(table):
+            new = rename(name)
+            if new != name:
+                cls = table.pop(name)
+                if new is not None:
+                    renamed[new] = cls
+        table.update(renamed)
 
 
 def peek_token(parser):

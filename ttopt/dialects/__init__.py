@@ -38,10 +38,41 @@ from .ttng import TTNG
 DIALECTS = (Builtin, Arith, Math, SCF, CF, GPU, UB, LLVM, TT, TTG, TTNG)
 
 
-def make_context() -> Context:
+def make_context(release: tuple[int, int] | None = None,
+                 span: tuple[tuple[int, int], tuple[int, int]] | None = None) -> Context:
+    """A context with ttopt's dialects as Triton ``release`` (default 3.6) has them: the ops
+    of older releases it has (:mod:`.legacy`) and its spelling of names
+    (``triton_gpu.convert_layout`` for 3.2, :mod:`.versions`).  ``span`` (first, last): the
+    releases the text may come from; their ops are known too where ``release`` has none of
+    that name."""
+    from xdsl.ir import Operation
+
+    from ..xdsl_compat import rename_in_context
+    from .legacy import LEGACY
+    from .versions import DEFAULT, Syntax
+
     ctx = Context(allow_unregistered=False)
     for d in DIALECTS:
         ctx.load_dialect(d)
+    release = DEFAULT if release is None else release
+    lo, hi = span if span is not None else (release, release)
+    legacy = [cls for cls, low, high in LEGACY if low <= release <= high]
+    names = {cls.name for cls in legacy}
+    # ops of the other releases of `span` that no op of `release` is named like
+    for cls, low, high in LEGACY:
+        if low <= hi and lo <= high and cls.name not in names and cls not in legacy:
+            if ctx.get_optional_op(cls.name) is None and ctx.get_optional_attr(cls.name) is None:
+                legacy.append(cls)
+                names.add(cls.name)
+    replaced = {cls.name for cls in legacy}
+    rename_in_context(ctx, lambda n: None if n in replaced else n, lambda n: None if n in replaced else n)
+    for cls in legacy:
+        if issubclass(cls, Operation):
+            ctx.load_op(cls)
+        else:
+            ctx.load_attr_or_type(cls)
+    syn = Syntax(release)
+    rename_in_context(ctx, syn.op_name, syn.attr_name)
     return ctx
 
 

@@ -45,7 +45,7 @@ from xdsl.irdl.operations import AttrSizedSegments, OpDef, OptionalDef, Variadic
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ..xdsl_compat import operand_tuple
+from ..xdsl_compat import operand_tuple, peek_token
 
 _SEGMENT_NAMES = frozenset({"operandSegmentSizes", "resultSegmentSizes"})
 
@@ -117,6 +117,58 @@ class SoleVariadicOperandVariable(VariadicOperandVariable):
         return bool(operand_tuple(op))
 
 
+@dataclass(frozen=True)
+class StrippedOkTypeDirective(PositionalTypeDirective):
+    """``type($x)`` of a single operand or result whose constraint is one type class
+    (``TypeOfClass``): also reads the type without its ``!dialect.name`` prefix
+    (``<1xi64, #shared, mutable>`` for a ``!ttg.memdesc``), as MLIR's generated parsers do and
+    Triton 3.0 - 3.2 print it; printed qualified (which those releases read too)."""
+
+    cls: type = object
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if peek_token(parser).text == "<":
+            typ = self.cls.new(self.cls.parse_parameters(parser))
+            index = self.inner.index
+            if self.of_operand:
+                state.operand_types[index] = (typ,)
+            else:
+                state.result_types[index] = (typ,)
+            return
+        super().parse(parser, state)
+
+
+@dataclass(frozen=True)
+class StrippedOkAnyTypeDirective(TypeDirective):
+    """:class:`StrippedOkTypeDirective` for a single operand after a variadic one."""
+
+    cls: type = object
+    of_operand: bool = True
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if peek_token(parser).text == "<":
+            typ = self.cls.new(self.cls.parse_parameters(parser))
+            if self.of_operand:
+                state.operand_types[self.inner.index] = (typ,)
+            else:
+                state.result_types[self.inner.index] = (typ,)
+            return
+        super().parse(parser, state)
+
+
+def _type_class(constr) -> type | None:
+    """The one type class ``constr`` (an operand's or result's, as IRDL wraps it) allows."""
+    from xdsl.irdl.constraints import RangeLengthConstraint, RangeOf
+
+    from .constraints import TypeOfClass
+
+    if isinstance(constr, RangeLengthConstraint):
+        constr = constr.constraint
+    if isinstance(constr, RangeOf):
+        constr = constr.constr
+    return constr.cls if isinstance(constr, TypeOfClass) else None
+
+
 def _single_prefix(defs) -> int:
     """How many definitions, from the first, are single values (no variadic, no optional)."""
     n = 0
@@ -142,9 +194,23 @@ def _ttopt_directive(stmt: FormatDirective, op_def: OpDef) -> FormatDirective:
     if type(stmt) is TypeDirective:
         inner = stmt.inner
         if type(inner) is OperandVariable and inner.index < _single_prefix(op_def.operands):
+            cls = _type_class(op_def.operands[inner.index][1].constr)
+            if cls is not None:
+                return StrippedOkTypeDirective(inner, True, cls)
             return PositionalTypeDirective(inner, True)
         if type(inner) is ResultVariable and inner.index < _single_prefix(op_def.results):
+            cls = _type_class(op_def.results[inner.index][1].constr)
+            if cls is not None:
+                return StrippedOkTypeDirective(inner, False, cls)
             return PositionalTypeDirective(inner, False)
+        if type(inner) is OperandVariable:
+            cls = _type_class(op_def.operands[inner.index][1].constr)
+            if cls is not None:
+                return StrippedOkAnyTypeDirective(inner, cls, True)
+        if type(inner) is ResultVariable:
+            cls = _type_class(op_def.results[inner.index][1].constr)
+            if cls is not None:
+                return StrippedOkAnyTypeDirective(inner, cls, False)
         if type(inner) is VariadicOperandVariable and sole:
             return TypeDirective(SoleVariadicOperandVariable(inner.name, inner.index))
     if type(stmt) is OptionalGroupDirective and sole:  # (`($srcs^ : type($srcs))?`)
@@ -234,22 +300,59 @@ class TritonFormatProgram(FormatProgram):
 
 def irdl_triton_op(cls: type[IRDLOperation]) -> type[IRDLOperation]:
     """``irdl_op_definition``; an ``assembly_format`` (the class's or inherited from an
-    abstract base) is run by a :class:`TritonFormatProgram`."""
+    abstract base) is run by a :class:`TritonFormatProgram`.
+
+    ``SYNTAX_VARIANTS`` (a class attribute, may be inherited): ``((when, format), ...)``, the
+    format of the op in the Triton releases whose :class:`~ttopt.dialects.versions.Syntax`
+    ``when`` accepts (``lambda s: s.arrow_parens``), in place of ``assembly_format``; the
+    first that applies is used, for reading and for writing."""
     cls = irdl_op_definition(cls)
     op_def = cls.get_irdl_definition()
     if op_def.assembly_format is not None:
         program = TritonFormatProgram.for_op(op_def)
+        variants = tuple(getattr(cls, "SYNTAX_VARIANTS", ()))
+        if not variants:
+            def parse(c, parser: Parser):
+                return program.parse(parser, c)
 
-        def parse(c, parser: Parser):
-            return program.parse(parser, c)
+            def print_(self, printer: Printer) -> None:
+                program.print(printer, self)
+        else:
+            from .versions import current
 
-        def print_(self, printer: Printer) -> None:
-            program.print(printer, self)
+            compiled: dict[str, TritonFormatProgram] = {}
+
+            def program_for(syntax) -> TritonFormatProgram:
+                for when, fmt in variants:
+                    if when(syntax):
+                        found = compiled.get(fmt)
+                        if found is None:
+                            stmts = FormatProgram.from_str(fmt, op_def).stmts
+                            found = compiled[fmt] = TritonFormatProgram(
+                                tuple(_ttopt_directive(st, op_def) for st in stmts),
+                                uses_variables=program.uses_variables, segmented=program.segmented,
+                            )
+                        return found
+                return program
+
+            def parse(c, parser: Parser):
+                return program_for(current()).parse(parser, c)
+
+            def print_(self, printer: Printer) -> None:
+                program_for(current()).print(printer, self)
+
+            cls.format_program_for = staticmethod(program_for)
 
         cls.parse = classmethod(parse)
         cls.print = print_
         cls.format_program = program
     return cls
+
+
+def variant_active(cls, syntax) -> bool:
+    """Does op class ``cls`` print in another format than its ``assembly_format`` in
+    ``syntax``'s release?"""
+    return any(when(syntax) for when, _ in getattr(cls, "SYNTAX_VARIANTS", ()))
 
 
 def has_format(cls: type, base: type) -> bool:
@@ -258,6 +361,7 @@ def has_format(cls: type, base: type) -> bool:
 
 
 __all__ = [
+    "variant_active",
     "SortedAttrDictDirective",
     "TritonFormatProgram",
     "irdl_triton_op",

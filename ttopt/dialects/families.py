@@ -205,6 +205,8 @@ class ArrowOp(TritonOp):
     result = result_def()
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+    # Triton 2.x: `tt.splat %x : (i32) -> tensor<..>`
+    SYNTAX_VARIANTS: ClassVar[tuple] = ((lambda s: s.arrow_parens, "$src attr-dict `:` functional-type($src, $result)"),)
 
     def __init__(
         self,

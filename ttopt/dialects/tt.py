@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     BoolAttr,
+    IntAttr,
     DenseArrayBase,
     FunctionType,
     IntegerAttr,
@@ -118,7 +119,9 @@ from .traits import (
     bool_prop,
     tt_traits,
 )
+from . import versions
 from .tt_attrs import (
+    CachePolicyAttr,
     CACHE_MODIFIER,
     EVICTION_POLICY,
     INPUT_PRECISION,
@@ -183,6 +186,57 @@ def _elide_defaults(op: TritonOp) -> set[str]:
     if isinstance(bc, DenseArrayBase) and not bc.get_values():
         elide.add("boundaryCheck")
     return elide
+
+
+def pointer_to(typ: Attribute) -> Attribute:
+    """The pointer type whose load gives ``typ`` (Triton's ``getPointerTypeSameShape``:
+    address space 1): how Triton 2.x infers a load's pointer type from its result."""
+    if isinstance(typ, TensorType):
+        return TensorType(PointerType(typ.element_type), typ.get_shape(), typ.encoding)
+    return PointerType(typ)
+
+
+def print_dict_hints(op: TritonOp, printer: Printer, volatile: bool) -> None:
+    """Triton 2.x's attr-dict of a load/store: ``{cache = 1 : i32, evict = 1 : i32,
+    isVolatile = false}`` (every hint, defaults too), sorted with the other properties."""
+    merged = {
+        k: v for k, v in (*op.properties.items(), *op.attributes.items())
+        if k not in ("operandSegmentSizes", "resultSegmentSizes")
+    }
+    merged.setdefault("cache", int_attr(1))
+    merged.setdefault("evict", int_attr(1))
+    if volatile:
+        merged.setdefault("isVolatile", BoolAttr.from_bool(False))
+    printer.print_string(" ")
+    printer.print_attr_dict(dict(sorted(merged.items())))
+
+
+def take_cache_policy(parser: Parser, props: dict, attrs: dict) -> None:
+    """Triton 3.9's ``{cachePolicy = #tt.cache_policy<...>}``: into the ``cache`` and
+    ``evict`` properties ttopt keeps (as Triton 3.0 - 3.8 have them)."""
+    policy = props.pop("cachePolicy", None) or attrs.pop("cachePolicy", None)
+    if policy is None:
+        return
+    if not isinstance(policy, CachePolicyAttr):
+        parser.raise_error("'cachePolicy' must be a #tt.cache_policy<...>")
+    if policy.cache_modifier.data != 1:
+        props["cache"] = int_attr(policy.cache_modifier.data)
+    if policy.eviction_policy.data != 1:
+        props["evict"] = int_attr(policy.eviction_policy.data)
+
+
+def print_policy_hints(op: TritonOp, printer: Printer, elide: set[str]) -> None:
+    """Triton 3.9's attr-dict of a load/store: the hints as one ``cachePolicy``."""
+    merged = {
+        k: v for k, v in (*op.properties.items(), *op.attributes.items())
+        if k not in elide and k not in ("operandSegmentSizes", "resultSegmentSizes")
+    }
+    cache, evict = get_int(op, "cache", 1), get_int(op, "evict", 1)
+    if cache != 1 or evict != 1:
+        merged["cachePolicy"] = CachePolicyAttr(IntAttr(cache), IntAttr(evict))
+    if merged:
+        printer.print_string(" ")
+        printer.print_attr_dict(dict(sorted(merged.items())))
 
 
 def _enum_props(cache: int | None, evict: int | None) -> dict[str, Attribute]:
@@ -268,17 +322,28 @@ class LoadOp(TritonOp):
         operands = parse_operand_list(parser)
         if not 1 <= len(operands) <= 3:
             parser.raise_error("tt.load expects 1 to 3 operands (ptr, mask, other)")
+        hints = versions.current().hints
         props: dict[str, Attribute] = {}
-        parse_cache_evict(parser, props)
+        if hints == "keywords":
+            parse_cache_evict(parser, props)
         p2, attrs = cls.parse_attr_dict(parser)
+        if hints == "policy":
+            take_cache_policy(parser, p2, attrs)
         props.update(p2)
         parser.parse_punctuation(":")
         pos = parser.pos
-        ptr_type = parser.parse_type()
-        try:
-            res_type = loaded_type(ptr_type)
-        except ValueError:
-            parser.raise_error(f"tt.load expects a pointer type, got {ptr_type}", pos, parser.pos)
+        if hints == "dict":  # Triton 2.x: `: T` (the result), or `: !tt.ptr<T> -> T` (a block pointer)
+            first = parser.parse_type()
+            if parser.parse_optional_punctuation("->") is not None:
+                ptr_type, res_type = first, parser.parse_type()
+            else:
+                ptr_type, res_type = pointer_to(first), first
+        else:
+            ptr_type = parser.parse_type()
+            try:
+                res_type = loaded_type(ptr_type)
+            except ValueError:
+                parser.raise_error(f"tt.load expects a pointer type, got {ptr_type}", pos, parser.pos)
         types = [ptr_type, mask_type(ptr_type), res_type][: len(operands)]
         values = resolve_all(parser, operands, types)
         props["operandSegmentSizes"] = DenseArrayBase.from_list(
@@ -289,8 +354,21 @@ class LoadOp(TritonOp):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_ssa_value)
-        print_cache_evict(self, printer)
-        self.print_attr_dict(printer, _elide_defaults(self))
+        hints = versions.current().hints
+        if hints == "dict":
+            print_dict_hints(self, printer, volatile=True)
+            ptr_type = self.ptr.type
+            printer.print_string(" : ")
+            if isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee, TensorType):
+                printer.print_attribute(ptr_type)
+                printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+            return
+        if hints == "policy":
+            print_policy_hints(self, printer, _elide_defaults(self))
+        else:
+            print_cache_evict(self, printer)
+            self.print_attr_dict(printer, _elide_defaults(self))
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
 
@@ -335,17 +413,28 @@ class StoreOp(TritonOp):
         operands = parse_operand_list(parser)
         if not 2 <= len(operands) <= 3:
             parser.raise_error("tt.store expects 2 or 3 operands (ptr, value, mask)")
+        hints = versions.current().hints
         props: dict[str, Attribute] = {}
-        parse_cache_evict(parser, props)
+        if hints == "keywords":
+            parse_cache_evict(parser, props)
         p2, attrs = cls.parse_attr_dict(parser)
+        if hints == "policy":
+            take_cache_policy(parser, p2, attrs)
         props.update(p2)
         parser.parse_punctuation(":")
         pos = parser.pos
-        ptr_type = parser.parse_type()
-        try:
-            val_type = loaded_type(ptr_type)
-        except ValueError:
-            parser.raise_error(f"tt.store expects a pointer type, got {ptr_type}", pos, parser.pos)
+        if hints == "dict":  # Triton 2.x: `: T` (the value), or `: !tt.ptr<T>, T` (a block pointer)
+            first = parser.parse_type()
+            if parser.parse_optional_punctuation(",") is not None:
+                ptr_type, val_type = first, parser.parse_type()
+            else:
+                ptr_type, val_type = pointer_to(first), first
+        else:
+            ptr_type = parser.parse_type()
+            try:
+                val_type = loaded_type(ptr_type)
+            except ValueError:
+                parser.raise_error(f"tt.store expects a pointer type, got {ptr_type}", pos, parser.pos)
         types = [ptr_type, val_type, mask_type(ptr_type)][: len(operands)]
         values = resolve_all(parser, operands, types)
         return cls.build(values, [], props, attrs)
@@ -353,8 +442,21 @@ class StoreOp(TritonOp):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_ssa_value)
-        print_cache_evict(self, printer)
-        self.print_attr_dict(printer, _elide_defaults(self))
+        hints = versions.current().hints
+        if hints == "dict":
+            print_dict_hints(self, printer, volatile=False)
+            ptr_type = self.ptr.type
+            printer.print_string(" : ")
+            if isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee, TensorType):
+                printer.print_attribute(ptr_type)
+                printer.print_string(", ")
+            printer.print_attribute(self.value.type)
+            return
+        if hints == "policy":
+            print_policy_hints(self, printer, _elide_defaults(self))
+        else:
+            print_cache_evict(self, printer)
+            self.print_attr_dict(printer, _elide_defaults(self))
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
 
@@ -1761,7 +1863,7 @@ TT = Dialect(
         DescriptorStoreOp, MakeTensorDescOp, DescriptorGatherOp, DescriptorScatterOp,
         DescriptorReduceOp, DotScaledOp,
     ],
-    [PointerType, TensorDescType],
+    [PointerType, TensorDescType, CachePolicyAttr],
 )
 
 __all__ = [

@@ -59,8 +59,8 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
         printer.print_attribute(self.pointee)
-        if self.address_space.data != 1:
-            printer.print_string(f", {self.address_space.data}")
+        if self.address_space.data != 1 or _current_syntax().ptr_space:
+            printer.print_string(f", {self.address_space.data}")  # (Triton 2.2, 2.3: always)
         printer.print_string(">")
 
     @classmethod
@@ -75,6 +75,47 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
 
 
 register_pointer_type(PointerType)
+
+
+def _current_syntax():
+    from .versions import current
+
+    return current()
+
+
+@irdl_attr_definition
+class CachePolicyAttr(ParametrizedAttribute):
+    """Triton 3.9's ``#tt.cache_policy<cache_modifier = K, eviction_policy = K>``, the hints
+    of a load or store in one attribute (ttopt keeps them as the ``cache``/``evict``
+    properties of Triton 3.0 - 3.8; :mod:`ttopt.dialects.versions`)."""
+
+    name = "tt.cache_policy"
+    cache_modifier: IntAttr
+    eviction_policy: IntAttr
+
+    def print_parameters(self, printer: Printer) -> None:
+        cache = next(k for k, v in CACHE_MODIFIER.items() if v == self.cache_modifier.data)
+        evict = next(k for k, v in EVICTION_POLICY.items() if v == self.eviction_policy.data)
+        printer.print_string(f"<cache_modifier = {cache}, eviction_policy = {evict}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        values = {}
+        parser.parse_punctuation("<")
+        for key, table in (("cache_modifier", CACHE_MODIFIER), ("eviction_policy", EVICTION_POLICY)):
+            if values:
+                parser.parse_punctuation(",")
+            pos = parser.pos
+            if parser.parse_optional_keyword(key) is None:
+                parser.raise_error(f"expected '{key}' in #tt.cache_policy", pos, pos + 1)
+            parser.parse_punctuation("=")
+            pos = parser.pos
+            word = parser.parse_optional_identifier()
+            if word not in table:
+                parser.raise_error(f"expected one of {', '.join(table)}", pos, parser.pos)
+            values[key] = IntAttr(table[word])
+        parser.parse_punctuation(">")
+        return (values["cache_modifier"], values["eviction_policy"])
 
 
 class OpaqueBodyAttr(ParametrizedAttribute):
@@ -164,6 +205,7 @@ __all__ = [
     "SCALE_DOT_ELEM_TYPE",
     "DESCRIPTOR_REDUCE_KIND",
     "PointerType",
+    "CachePolicyAttr",
     "OpaqueBodyAttr",
     "opaque_attr",
     "TensorDescType",

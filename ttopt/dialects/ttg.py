@@ -18,6 +18,8 @@ format language says what Triton prints, hand-written where it cannot, saying wh
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import re
 
 from xdsl.dialects.builtin import DenseArrayBase, FunctionType, IntegerAttr, StringAttr, i1, i32
@@ -274,6 +276,8 @@ class AsyncCommitGroupOp(TritonOp):
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
     assembly_format = "(`tokens` $inputTokens^)? attr-dict"
+    # Triton 3.0 - 3.4: `%t = ttg.async_commit_group %a`
+    SYNTAX_VARIANTS: ClassVar[tuple] = ((lambda s: s.release < (3, 5), "$inputTokens attr-dict"),)
 
 
 @irdl_triton_op

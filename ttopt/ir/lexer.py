@@ -85,6 +85,11 @@ def string_literal_error(text: str, start: int) -> tuple[int, str]:
 
 
 class FastMLIRLexer(LexerBase):
+    # the offsets of the last two `}` lexed (the source map wants a region's closing brace,
+    # which the parser has consumed, with one more token lexed, when the region is done)
+    _brace = -1
+    _brace_before = -1
+
     def lex(self):  # type: ignore[override]
         m = _FAST.match(self.input.content, self.pos)
         kind_name = m.lastgroup
@@ -95,8 +100,16 @@ class FastMLIRLexer(LexerBase):
         if kind_name == "str":
             return self.lex_string_literal(start)
         self.pos = end
-        kind = _PUNCT[m.group(kind_name)] if kind_name == "punct" else _KIND[kind_name]
-        return Token(kind, Span(start, end, self.input))
+        if kind_name == "punct":
+            text = m.group(kind_name)
+            if text == "}":
+                self._brace_before, self._brace = self._brace, start
+            return Token(_PUNCT[text], Span(start, end, self.input))
+        return Token(_KIND[kind_name], Span(start, end, self.input))
+
+    def closing_brace_before(self, token) -> int:
+        """The offset of the last ``}`` lexed before ``token`` (the token after it)."""
+        return self._brace_before if token.span.start == self._brace else self._brace
 
     def lex_string_literal(self, start_pos):  # type: ignore[override]
         text = self.input.content

@@ -44,7 +44,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from ..dialects import make_context
+from ..dialects import make_context, versions
 from ..errors import TTOptError, TTOptInternalError, line_col
 from ..xdsl_compat import ParserBase, set_value_name
 from .fast_ops import (
@@ -57,6 +57,8 @@ from .fast_ops import (
 )
 from .lexer import STRING_LITERAL, FastMLIRLexer
 from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases
+from .source import RawMarks, SourceMap
+from .source import build as build_source_map
 from .verify import ParseFacts, verify_parsed
 
 
@@ -87,34 +89,14 @@ class TritonModule:
     offsets: dict[Operation, int] = field(default_factory=dict)
     generic_ops: set[Operation] = field(default_factory=set)
     source: str = ""
+    source_map: SourceMap | None = None
+    """Where each op was read from (:mod:`ttopt.ir.source`): the writer copies what no pass
+    changed.  None for a module built in code."""
+    triton_version: tuple[int, int] = versions.DEFAULT
+    """The Triton release whose syntax the module is written in."""
 
 
 # ------------------------------------------------------------------ version detection
-# (literal, pattern, message): the pattern is searched only where the literal occurs (a
-# substring test; the patterns' look-behinds and word boundaries make a full regex search
-# over the whole text cost a few percent of the read)
-_VERSION_SIGNS = [
-    (
-        ("triton_gpu.",),
-        re.compile(r"triton_gpu\."),
-        "this looks like Triton 3.0-3.2 IR (dialect prefix 'triton_gpu.'); "
-        "ttopt reads Triton 3.3+ IR ('ttg.'), tested with 3.6",
-    ),
-    (
-        ("cache = ", "evict = "),
-        re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n{:]*\{[^}\n]*\b(?:cache|evict) = \d+ : i32"),
-        "this looks like Triton 2.x IR ('{cache = .., evict = .., isVolatile = ..}' on "
-        "tt.load/tt.store); ttopt reads Triton 3.3+ IR, tested with 3.6",
-    ),
-    (
-        ("cachePolicy", "cache_policy", "l2CachePolicy"),
-        re.compile(r"(?<!\")\btt\.(?:load|store) %[^\n:]*\b(?:cachePolicy|cache_policy|l2CachePolicy)\b"),
-        "this looks like Triton 3.9+ IR (cache-policy syntax on tt.load/tt.store); "
-        "ttopt reads Triton 3.3-3.6 IR",
-    ),
-]
-
-
 def _in_comment_or_location(text: str, pos: int) -> bool:
     """Whether ``pos`` is in a ``//`` comment or in a string of a ``loc(...)`` (a file or
     variable name), on its line; a string elsewhere (`"triton_gpu.num-warps"`) counts."""
@@ -133,15 +115,35 @@ def _in_comment_or_location(text: str, pos: int) -> bool:
     return False
 
 
-def check_version(text: str, filename: str) -> None:
-    for literals, pattern, message in _VERSION_SIGNS:
-        if not any(lit in text for lit in literals):
-            continue
-        for m in pattern.finditer(text):
-            if _in_comment_or_location(text, m.start()):
-                continue  # (`// was triton_gpu.blocked`, `loc("triton_gpu.py":1:1)`)
-            ln, col = line_col(text, m.start())
-            raise TTOptError(message, filename, ln, col)
+def triton_release(text: str, filename: str, given=None) -> versions.Detected:
+    """The Triton releases that could have written ``text`` (:mod:`ttopt.dialects.versions`;
+    ``.release`` is the one it is read and written as): ``given`` (``"3.5"``, (3, 5)) alone
+    if the text's signs allow it, else the range they point to.  A text whose signs exclude
+    each other, or exclude ``given``, is an error at the sign."""
+    hidden = lambda pos: _in_comment_or_location(text, pos)  # noqa: E731
+    try:
+        found = versions.detect(text, hidden)
+    except versions.VersionConflict as e:
+        (a, at_a), (b, at_b) = e.found.low_sign, e.found.high_sign
+        first, second = sorted([(at_a, a), (at_b, b)], key=lambda x: x[0])
+        ln, col = line_col(text, first[0])
+        ln2, col2 = line_col(text, second[0])
+        raise TTOptError(
+            f"this text has signs of Triton releases that exclude each other: {first[1].what} "
+            f"here, and {second[1].what} at {ln2}:{col2}", filename, ln, col
+        ) from None
+    if given is None:
+        return found
+    release = versions.parse_release(given) if isinstance(given, str) else tuple(given)
+    for bound, sign in ((found.low, found.low_sign), (found.high, found.high_sign)):
+        if sign is not None and not (found.low <= release <= found.high):
+            if (bound is found.low and release < bound) or (bound is found.high and release > bound):
+                ln, col = line_col(text, sign[1])
+                raise TTOptError(
+                    f"the text is not Triton {versions.show(release)}'s, as --triton-version "
+                    f"says: it has {sign[0].what}", filename, ln, col
+                )
+    return versions.Detected(release, release)
 
 
 # ------------------------------------------------------------------ the parser
@@ -189,6 +191,8 @@ class TritonParser(ParserBase):
         self._first_code: dict[int, int] = {}  # line -> offset of its first non-blank
         self._alias_texts: list[str] = []  # the `#x = ...` / `!x = ...` definitions so far
         self._alias_env: int | None = None  # their number in _ALIAS_ENVS (None: not yet)
+        self.marks = RawMarks(starts=self.offsets)  # for the source map (ttopt.ir.source)
+        self.depth = 0  # regions open around the current op
 
     # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
     def define_values(self, name, values, span):  # type: ignore[override]
@@ -203,15 +207,17 @@ class TritonParser(ParserBase):
             super().define_values(name, values, span)  # errors, forward uses
         else:
             self.ssa_values[name] = tuple(values)
-        if _VALID_NAME.fullmatch(name):
-            for v in values:
+        names = self.marks.names
+        keep = _VALID_NAME.fullmatch(name)  # (xDSL refuses a numeric name hint: `clone` fails)
+        for v in values:  # the exact name, numeric ones too, for the writer (ttopt.ir.source)
+            if keep:
                 set_value_name(v, name)
+            names[v] = name
         if isinstance(values[0], BlockArgument) and not (
             self._after_loc > span.start and self._after_loc == self.current_token.span.start
         ):  # an argument written without `loc(...)`: MLIR locates it at its name (a
             # function's argument gets its own `loc(...)` after this, if it has one)
-            ln, col = self._line_col(span.start)
-            values[0].location = FileLineColLoc(StringAttr(self.file_name), IntAttr(ln), IntAttr(col))
+            values[0].location = self._implicit_loc(span.start)
 
     # --- an op written without `loc(...)` gets the location MLIR gives it: file:line:col of
     #     its first token (so that Triton compiling our output sees the same locations)
@@ -236,6 +242,8 @@ class TritonParser(ParserBase):
             self._after_loc = self.current_token.span.start
             if m is not None and self._after_loc >= m.end():
                 self._loc_cache[m.group()] = loc
+                # the writer prints it as it was written (not as an alias of equal value)
+                self.marks.loc_texts.setdefault(id(loc), (loc, m.group()))
         return loc
 
     # --- `loc(#alias)` may name an alias defined further down (MLIR resolves it at the
@@ -308,6 +316,14 @@ class TritonParser(ParserBase):
 
     def parse_operation(self):  # type: ignore[override]
         start = self.current_token.span.start
+        depth = self.depth
+        op = self._parse_operation_at(start)
+        marks = self.marks
+        marks.depths[op] = depth
+        marks.ends[op] = self.current_token.span.start
+        return op
+
+    def _parse_operation_at(self, start: int):
         kind = self.current_token.kind
         fast = None
         if kind == MLIRTokenKind.PERCENT_IDENT:
@@ -326,22 +342,53 @@ class TritonParser(ParserBase):
             self.resume_from(end)
             name = self._trailing_locs.get(end)
             if name is not None:
-                op.location = self.attribute_aliases[name]
+                op.location = self._alias_loc(name)
             else:
-                ln, col = self._line_col(self._op_name_at(start))
-                op.location = FileLineColLoc(StringAttr(self.file_name), IntAttr(ln), IntAttr(col))
+                op.location = self._implicit_loc(self._op_name_at(start))
             return op
         op = super().parse_operation()
         self.offsets[op] = start
         if self._trailing_locs:
             name = self._trailing_locs.get(self._end_of_line_of_last_token())
             if name is not None:
-                op.location = self.attribute_aliases[name]
+                op.location = self._alias_loc(name)
                 return op
         if self._after_loc != self.current_token.span.start:
-            ln, col = self._line_col(self._op_name_at(start))
-            op.location = FileLineColLoc(StringAttr(self.file_name), IntAttr(ln), IntAttr(col))
+            op.location = self._implicit_loc(self._op_name_at(start))
         return op
+
+    def _implicit_loc(self, at: int):
+        """The location MLIR gives what was written without ``loc(...)``: file:line:col of
+        ``at`` (the writer prints none for it, as it was read)."""
+        ln, col = self._line_col(at)
+        loc = FileLineColLoc(StringAttr(self.file_name), IntAttr(ln), IntAttr(col))
+        self.marks.implicit_locs[id(loc)] = loc
+        return loc
+
+    def _alias_loc(self, name: str):
+        loc = self.attribute_aliases[name]
+        self.marks.loc_texts[id(loc)] = (loc, f"loc({name})")
+        return loc
+
+    # --- where each region's braces are (ttopt.ir.source), and how deep the ops are
+    def parse_optional_region(self, arguments=None):  # type: ignore[override]
+        tok = self.current_token
+        if tok.kind != MLIRTokenKind.L_BRACE:
+            return super().parse_optional_region(arguments)
+        self.depth += 1
+        try:
+            region = super().parse_optional_region(arguments)
+        finally:
+            self.depth -= 1
+        if region is not None:
+            self.marks.regions[region] = (tok.span.start, self.lexer.closing_brace_before(self.current_token))
+        return region
+
+    def parse_block(self):  # type: ignore[override]
+        start = self.current_token.span.start
+        block = super().parse_block()
+        self.marks.labels[block] = start
+        return block
 
     def parse_fast_for_header(self):
         """The ``scf.for`` header through the fast path (``ttopt.ir.fast_ops``), the parser
@@ -747,25 +794,43 @@ def clear_shared_types() -> None:
     _ALIAS_ENVS.clear()
 
 
-def read_module(text: str, filename: str = "<input>", verify: bool = True) -> TritonModule:
+def read_module(text: str, filename: str = "<input>", verify: bool = True,
+                triton_version=None) -> TritonModule:
     """Parse Triton IR text and (unless ``verify=False``) verify it as Triton's verifier
     does (:func:`ttopt.ir.verify.verify_module`).  Raises :class:`TTOptError` on any problem
-    with the input and :class:`TTOptInternalError` for a bug in ttopt; nothing else."""
+    with the input and :class:`TTOptInternalError` for a bug in ttopt; nothing else.
+
+    ``triton_version`` (``"3.5"``): the Triton release that wrote the text, where the text
+    itself cannot tell (:func:`triton_release`); the module is written back in that
+    release's syntax."""
+    try:
+        found = triton_release(text, filename, triton_version)
+    except ValueError as e:  # (a release ttopt does not know)
+        raise TTOptError(str(e), filename) from None
+    with versions.syntax(found.release):
+        mod = _read_module(text, filename, verify, found)
+    mod.triton_version = found.release
+    return mod
+
+
+def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
     if text.startswith("\ufeff"):
         raise TTOptError(
             "unexpected byte-order mark (U+FEFF) at the start of the input "
             "(MLIR text has none; Triton rejects it too)", filename, 1, 1
         )
+    crlf = False
     if "\r" in text:  # CRLF: MLIR takes \r as whitespace; line numbers count \n alone
+        crlf = text.count("\r\n") == text.count("\n")  # (written back with CRLF)
         text = text.replace("\r\n", "\n")
+    as_read = text  # (what the writer copies unchanged ops from: same offsets as below)
     if "\x00" in text:  # MLIR skips a NUL between tokens (and keeps one inside a string)
         text = _NUL_OUTSIDE_STRINGS.sub(lambda m: m.group(1) or " ", text)
-    check_version(text, filename)
     stripped, locs = extract_loc_aliases(text, filename)
     stripped, trailing = _strip_trailing_locs(stripped, locs.values)
     parser = None
     try:
-        parser = TritonParser(_context(), stripped, filename, trailing)
+        parser = TritonParser(_context(found.release, found.low, found.high), stripped, filename, trailing)
         if verify:
             parser.facts = ParseFacts()
         parser.attribute_aliases.update(locs.values)
@@ -794,6 +859,11 @@ def read_module(text: str, filename: str = "<input>", verify: bool = True) -> Tr
         module, filename, aliases, locs,
         parser.offsets, parser.generic_ops, stripped,
     )
+    try:
+        mod.source_map = build_source_map(as_read, stripped, crlf, module, parser.marks)
+        mod.source_map.aliases = dict(aliases)
+    except Exception as e:  # a bug in ttopt
+        raise TTOptInternalError("reading", e, filename) from e
     if verify:
         verify_parsed(mod, parser.facts)
     return mod
@@ -836,9 +906,11 @@ def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]
     return "".join(pieces), trailing
 
 
-@lru_cache(maxsize=1)
-def _context():
-    return make_context()
+@lru_cache(maxsize=None)
+def _context(release: tuple[int, int], low: tuple[int, int], high: tuple[int, int]):
+    """The context of a Triton release's ops and names (:func:`ttopt.dialects.make_context`),
+    with the ops of the other releases the text may come from."""
+    return make_context(release, (low, high))
 
 
 # xDSL messages with a placeholder its authors forgot to format ("... after {first_char}")
@@ -866,6 +938,9 @@ def _convert(e: ParseError, filename: str) -> TTOptError:
         msg = "unexpected end of input (truncated file?)"
     elif msg == "Could not parse entire input!":
         msg = "expected an operation"
-    msg = msg.replace("Operation ", "operation '", 1).replace(" is not registered", "' is unknown") \
-        if "is not registered" in msg else msg
+    if "is not registered" in msg:
+        if msg.startswith("Operation "):
+            msg = msg.replace("Operation ", "operation '", 1).replace(" is not registered", "' is unknown")
+        else:
+            msg = msg.replace(" is not registered", " is unknown")
     return TTOptError(msg, filename, ln, col)

@@ -19,19 +19,26 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove
+from xdsl.traits import IsolatedFromAbove, IsTerminator
 
+from ..dialects import versions
+from ..dialects.declarative import variant_active
 from ..dialects.tt import OpaqueBodyAttr, PointerType
 from ..xdsl_compat import PrinterBase
 from .reader import TritonModule
+from .source import KEEP_TEXT, SourceMap
 
 
 class TritonPrinter(PrinterBase):
-    """xDSL's printer, printing aliased attributes by alias name."""
+    """xDSL's printer, printing aliased attributes by alias name.
 
-    def __init__(self, stream, attr_names: dict[Attribute, str], loc_names: dict[Attribute, str]):
+    With a source map (:mod:`ttopt.ir.source`), an op no pass changed is copied from the
+    input text, and values keep the names they were read with."""
+
+    def __init__(self, stream, attr_names: dict[Attribute, str], loc_names: dict[Attribute, str],
+                 source: SourceMap | None = None):
         super().__init__(stream=stream, print_debuginfo=True)
         self._attr_names = attr_names
         self._loc_names = loc_names
@@ -39,6 +46,68 @@ class TritonPrinter(PrinterBase):
         self._by_id: dict[int, tuple[Attribute, str]] = {}
         self._grouped: dict[SSAValue, int] = {}  # results printed `%name#i`
         self._write = stream.write
+        self.source = source
+        self._taken: dict[Operation, set[str]] = {}  # isolated op -> names live in it
+        syntax = versions.current()
+        self._syntax = None if syntax.release == versions.DEFAULT else syntax
+
+    # --- copying what no pass changed (ttopt.ir.source)
+    def print_block(self, block: Block, print_block_args: bool = True,
+                    print_block_terminator: bool = True) -> None:
+        src = self.source
+        if src is None:
+            super().print_block(block, print_block_args, print_block_terminator)
+            return
+        if print_block_args:
+            label = src.clean_label(block)
+            if label is not None:
+                self._write("\n" + src.text[label[0] : label[1]])
+            else:
+                self._print_label(block)
+        self._print_ops(block, print_block_terminator)
+
+    def _print_label(self, block: Block) -> None:
+        self.new_line()
+        self.name_block(block)
+        self.print_block_name(block)
+        if block.args:
+            with self.in_parens():
+                self.print_list(block.args, self.print_block_argument)
+        self.print_string(":")
+
+    def _print_ops(self, block: Block, print_block_terminator: bool = True,
+                   skip_implicit: bool = False) -> None:
+        src = self.source
+        text = src.text
+        write = self._write
+        with self.indented():
+            depth = self.indent_level
+            for op in block.ops:
+                if not print_block_terminator and op.has_trait(IsTerminator, value_if_unregistered=False):
+                    continue
+                found = src.clean(op, depth)
+                if found is not None:
+                    self._copy(op, found)
+                    continue
+                if skip_implicit and op in src.implicit and op is block.last_op:
+                    continue  # (a terminator the input left out, still as the parser made it)
+                self.new_line()
+                self.print_op(op)
+
+    def _copy(self, op: Operation, found, first: bool = False) -> None:
+        """``op`` as it was read: its text, and its regions' blocks one op at a time."""
+        text = self.source.text
+        pieces = found.pieces
+        start, end = pieces[0]
+        self._write(text[start:end] if first else "\n" + text[start:end])
+        for i, region in enumerate(op.regions):
+            for block in region.blocks:
+                if block in self.source.labeled or block is not region.blocks.first:
+                    self.print_block(block, True)
+                else:  # (an entry block whose arguments are in the op's header)
+                    self._print_ops(block, skip_implicit=True)
+            start, end = pieces[i + 1]
+            self._write("\n" + text[start:end])
 
     def print_string_literal(self, string: str) -> None:
         # non-UTF-8 bytes of the input (kept as lone surrogates) print as the same bytes
@@ -59,6 +128,8 @@ class TritonPrinter(PrinterBase):
             index = self._grouped.get(value)
             self.print_string("%" + name if index is None else f"%{name}#{index}")
             return name
+        if self.source is not None:
+            return self._print_kept_name(value)
         group = _group_of(value)
         if group is not None:
             base, index = group
@@ -73,6 +144,79 @@ class TritonPrinter(PrinterBase):
         self.ssa_value_names[value] = name
         self.print_string("%" + name)
         return name
+
+    def _print_kept_name(self, value: SSAValue) -> str:
+        """With a source map: a value read from the input keeps its name; a new one takes
+        its name hint (the name of the value it replaced, carried over by xDSL's
+        ``replace_all_uses_with``) when no live value of its function has it, else the
+        hint with the first free ``_N`` suffix."""
+        src = self.source
+        name = src.names.get(value)
+        if name is not None:
+            self.ssa_value_names[value] = name
+            if isinstance(value, OpResult) and len(value.op.results) > 1 and all(
+                src.names.get(r) == name for r in value.op.results
+            ):
+                self._grouped[value] = value.index
+                self.print_string(f"%{name}#{value.index}")
+            else:
+                self.print_string("%" + name)
+            return name
+        group = _group_of(value)
+        taken = self._taken_names(value)
+        if group is not None:  # a new op's results, named as one group
+            base = self._fresh_kept(group[0], taken)
+            self._name_group(value.op.results, base)
+            self.print_string(f"%{base}#{group[1]}")
+            return base
+        name = self._fresh_kept(value.name_hint, taken)
+        self.ssa_value_names[value] = name
+        self.print_string("%" + name)
+        return name
+
+    @staticmethod
+    def _fresh_kept(hint: str | None, taken: set[str]) -> str:
+        if hint:
+            candidate, k = hint, 0
+            while candidate in taken:
+                k += 1
+                candidate = f"{hint}_{k}"
+        else:
+            k = 0
+            while str(k) in taken:
+                k += 1
+            candidate = str(k)
+        taken.add(candidate)
+        return candidate
+
+    def _taken_names(self, value: SSAValue) -> set[str]:
+        """The names of the values read from the input that are still in the isolated op
+        (a function) around ``value``, plus those given to new values there so far."""
+        owner = value.op if isinstance(value, OpResult) else value.owner.parent_op()
+        scope = owner
+        while scope is not None and not scope.get_traits_of_type(IsolatedFromAbove):
+            scope = scope.parent_op()
+        if scope is None:
+            scope = owner
+            while scope is not None and scope.parent_op() is not None:
+                scope = scope.parent_op()
+        taken = self._taken.get(scope)
+        if taken is None:
+            names = self.source.names
+            taken = set()
+            for op in scope.walk():
+                for r in op.results:
+                    n = names.get(r)
+                    if n is not None:
+                        taken.add(n)
+                for region in op.regions:
+                    for block in region.blocks:
+                        for a in block.args:
+                            n = names.get(a)
+                            if n is not None:
+                                taken.add(n)
+            self._taken[scope] = taken
+        return taken
 
     def _name_group(self, results, name: str) -> None:
         """``%name:N``: result i is printed ``%name#i``."""
@@ -99,7 +243,13 @@ class TritonPrinter(PrinterBase):
         if not results:
             return
         if len(results) > 1 and _is_group(op):
-            name = self._fresh(results[0].name_hint)
+            src = self.source
+            if src is not None:
+                name = src.names.get(results[0])
+                if name is None or any(src.names.get(r) != name for r in results):
+                    name = self._fresh_kept(results[0].name_hint, self._taken_names(results[0]))
+            else:
+                name = self._fresh(results[0].name_hint)
             self._name_group(results, name)
             self.print_string(f"%{name}:{len(results)} = ")
             return
@@ -120,23 +270,37 @@ class TritonPrinter(PrinterBase):
         if not custom or self.print_generic_format or self.diagnostic.op_messages:
             super().print_op(op)
             return
+        if fast is not None and self._syntax is not None and variant_active(type(op), self._syntax):
+            fast = None  # (another release's syntax: the op's own printer)
         if fast is not None and FAST_PRINT and not op.attributes and _plain(op, fast[1]):
             if op.results:
                 self.print_results(op)
             fast[0](self, op)
-            self.print_string(" ")
-            self.print_attribute(op.location)
+            self._print_op_location(op.location)
             return
         if op.results:
             self.print_results(op)
         if scope:
             self.enter_scope()
-        self.print_string(op.name)
+        self.print_string(op.name if self._syntax is None else self._syntax.op_name(op.name))
         op.print(self)
-        self.print_string(" ")
-        self.print_attribute(op.location)
+        self._print_op_location(op.location)
         if scope:
             self.exit_scope()
+
+    def _print_op_location(self, loc: Attribute) -> None:
+        src = self.source
+        if src is not None and id(loc) in src.implicit_locs:
+            return  # written without one: MLIR gives it the same location again
+        self.print_string(" ")
+        self.print_attribute(loc)
+
+    def print_block_argument(self, arg, print_type: bool = True) -> None:
+        self.print_ssa_value(arg)
+        if print_type:
+            self.print_string(": ")
+            self.print_attribute(arg.type)
+            self._print_op_location(arg.location)
 
     def print_attribute(self, attribute: Attribute) -> None:
         # The text of a type and the alias name of a location are found by the attribute's
@@ -167,6 +331,12 @@ class TritonPrinter(PrinterBase):
             Printer.print_attribute(self, attribute)
             return
         if kind == "loc":
+            src = self.source
+            if src is not None and not self.printing_location:
+                written = src.loc_texts.get(id(attribute))
+                if written is not None:  # as the input wrote it
+                    self.print_string(written[1])
+                    return
             name = self._loc_names.get(attribute)
             if name is not None:
                 if not self.printing_location:
@@ -319,6 +489,12 @@ def _print_splat(printer: Printer, attr: DenseIntOrFPElementsAttr) -> bool:
 
 
 def write_module(mod: TritonModule) -> str:
+    """``mod`` as text, in the syntax of the Triton release it was read as."""
+    with versions.syntax(mod.triton_version):
+        return _write_module(mod)
+
+
+def _write_module(mod: TritonModule) -> str:
     locs = mod.locs
     loc_names: dict[Attribute, str] = {}
     if locs is not None:
@@ -329,6 +505,16 @@ def write_module(mod: TritonModule) -> str:
         attr_names.setdefault(value, name)
 
     out = io.StringIO()
+    src = mod.source_map if KEEP_TEXT else None
+    if src is not None and src.prologue is not None and src.aliases == mod.attr_aliases:
+        found = src.clean(mod.op, 0)
+        if found is not None:  # the module as read, but for what the passes changed
+            out.write(src.prologue)
+            printer = TritonPrinter(out, attr_names, loc_names, src)
+            printer._copy(mod.op, found, first=True)  # noqa: SLF001
+            out.write(src.epilogue)
+            text = out.getvalue()
+            return text.replace("\n", "\r\n") if src.crlf else text
     plain = TritonPrinter(out, {}, loc_names)  # an alias's own value, not its name
     for name, value in mod.attr_aliases.items():
         out.write(f"{name} = ")
@@ -338,7 +524,7 @@ def write_module(mod: TritonModule) -> str:
         for line, before in locs.lines:
             if before:
                 out.write(line + "\n")
-    printer = TritonPrinter(out, attr_names, loc_names)
+    printer = TritonPrinter(out, attr_names, loc_names, src)
     _print_module_op(printer, mod.op)
     out.write("\n")
     if locs is not None:

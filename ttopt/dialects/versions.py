@@ -1,0 +1,290 @@
+"""Triton's IR text by release, 2.1 to 3.9: which release wrote a text, and the syntax ttopt
+reads and writes for it.
+
+ttopt holds one in-memory IR, Triton 3.6's ops and properties, whatever release a kernel came
+from; what differs between releases is spelled here, as *syntax features* of a release
+(:class:`Syntax`), which the op definitions' parsers and printers consult
+(:func:`current`), so that a kernel is written back in its own release's syntax:
+
+==============================  ==============  ====================================================
+feature                         releases        text
+==============================  ==============  ====================================================
+``old_prefix``                  2.1 - 3.2       ``triton_gpu.``/``triton_nvidia_gpu.`` (later ``ttg.``/``ttng.``)
+``tt_memdesc``                  3.0 - 3.2       ``!tt.memdesc<..>`` (later ``!ttg.memdesc``)
+``ptr_space``                   2.2 - 2.3       ``!tt.ptr<f32, 1>``: the address space always printed
+``arrow_parens``                2.1 - 2.3       ``tt.splat %x : (i32) -> tensor<..>`` (later ``i32 -> ..``)
+``hints``                       ``"dict"`` 2.x  ``tt.load %p {cache = 1 : i32, evict = 3 : i32, isVolatile = false} : T``
+                                ``"keywords"``  ``tt.load %p evictionPolicy = evict_last : tensor<..x!tt.ptr<..>>`` (3.0 - 3.8)
+                                ``"policy"``    ``{cachePolicy = #tt.cache_policy<cache_modifier = none, eviction_policy = evict_last>}`` (3.9)
+==============================  ==============  ====================================================
+
+**Which release.**  :func:`detect` reads the signs of a release in a text (each one narrows
+the range of releases that could have written it) and returns the range; the newest release
+of it is taken (the syntax is the same for every release of the range as far as the text
+shows).  ``--triton-version X.Y`` (``read_module(..., triton_version=...)``) names it where the
+text cannot tell (3.0 - 3.4 TTIR is often byte-identical); a text whose signs contradict the
+release given is an error naming the sign, never a silently different output.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+RELEASES: tuple[tuple[int, int], ...] = (
+    (2, 1), (2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7),
+    (3, 8), (3, 9),
+)
+OLDEST, NEWEST = RELEASES[0], RELEASES[-1]
+DEFAULT = (3, 6)
+"""The release of a text with no sign of any other (ttopt's reference release)."""
+
+
+def parse_release(text: str) -> tuple[int, int]:
+    """``"3.5"``, ``"3.5.1"`` -> (3, 5); ValueError if it is not a release ttopt knows."""
+    m = re.fullmatch(r"\s*(\d+)\.(\d+)(?:\.\d+)?\s*", text)
+    if m is None:
+        raise ValueError(f"'{text}' is not a Triton release (expected X.Y, e.g. 3.6)")
+    v = (int(m.group(1)), int(m.group(2)))
+    if v not in RELEASES:
+        raise ValueError(
+            f"Triton {v[0]}.{v[1]} is not a release ttopt reads (2.1 to 3.9)"
+        )
+    return v
+
+
+def show(v: tuple[int, int]) -> str:
+    return f"{v[0]}.{v[1]}"
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """The text features of one release (see the module docstring)."""
+
+    release: tuple[int, int]
+
+    @property
+    def old_prefix(self) -> bool:
+        return self.release < (3, 3)
+
+    @property
+    def tt_memdesc(self) -> bool:
+        return (3, 0) <= self.release < (3, 3)
+
+    @property
+    def ptr_space(self) -> bool:
+        return (2, 2) <= self.release < (3, 0)
+
+    @property
+    def arrow_parens(self) -> bool:
+        return self.release < (3, 0)
+
+    @property
+    def hints(self) -> str:
+        if self.release < (3, 0):
+            return "dict"
+        return "policy" if self.release >= (3, 9) else "keywords"
+
+    def op_name(self, name: str) -> str:
+        """An op's name as this release spells it."""
+        if self.old_prefix:
+            if name.startswith("ttg."):
+                return "triton_gpu." + name[4:]
+            if name.startswith("ttng."):
+                return "triton_nvidia_gpu." + name[5:]
+        return name
+
+    def attr_name(self, name: str) -> str:
+        """An attribute's or type's name as this release spells it."""
+        if self.tt_memdesc and name == "ttg.memdesc":
+            return "tt.memdesc"
+        return self.op_name(name)
+
+
+_CURRENT: ContextVar[Syntax] = ContextVar("ttopt_triton_syntax", default=Syntax(DEFAULT))
+
+
+def current() -> Syntax:
+    """The syntax being read or written now (Triton 3.6's outside :func:`syntax`)."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def syntax(release: tuple[int, int]):
+    """Read and write in ``release``'s syntax for the duration."""
+    token = _CURRENT.set(Syntax(release))
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def old_names(release: tuple[int, int]) -> dict[str, str]:
+    """For the reader's context: the names a release's text uses that are not the 3.6 names
+    ttopt registers, -> those names (``triton_gpu.convert_layout`` -> ``ttg.convert_layout``)."""
+    return {}
+
+
+# ------------------------------------------------------------------ detection
+@dataclass(frozen=True)
+class Sign:
+    """A piece of text only some releases write (searched for only where one of ``literals``
+    occurs: a substring test is much faster than a search over a large module)."""
+
+    pattern: re.Pattern
+    low: tuple[int, int]
+    high: tuple[int, int]
+    what: str
+    literals: tuple[str, ...]
+
+
+def _sign(pattern: str, low, high, what: str, *literals: str) -> Sign:
+    return Sign(re.compile(pattern), low, high, what, literals)
+
+
+SIGNS: tuple[Sign, ...] = (
+    _sign(r"\b(?:triton_gpu|triton_nvidia_gpu)\.", OLDEST, (3, 2),
+          "the dialect prefix 'triton_gpu.' (Triton 3.3 renamed it 'ttg.')", "triton_gpu.", "triton_nvidia_gpu."),
+    _sign(r"(?:\b|[#!\"])(?:ttg|ttng)\.", (3, 3), NEWEST,
+          "the dialect prefix 'ttg.' (before Triton 3.3: 'triton_gpu.')", "ttg.", "ttng."),
+    _sign(r"\btt\.(?:load|store) [^\n{]*\{[^}\n]*\b(?:cache|evict) = \d+ : i32", OLDEST, (2, 3),
+          "'{cache = .., evict = ..}' on tt.load/tt.store (Triton 2.x)", "cache = ", "evict = "),
+    _sign(r"\b(?:cacheModifier|evictionPolicy) = \w", (3, 0), (3, 8),
+          "'cacheModifier = ' / 'evictionPolicy = ' on tt.load/tt.store (Triton 3.0 to 3.8)", "cacheModifier = ", "evictionPolicy = "),
+    _sign(r"\bcachePolicy = #tt\.cache_policy<", (3, 9), NEWEST,
+          "'cachePolicy = #tt.cache_policy<..>' (Triton 3.9)", "cachePolicy"),
+    _sign(r"!tt\.ptr<[^<>\n]*(?:<[^\n]*>)?, 1>", (2, 2), (2, 3),
+          "a pointer type with its address space 1 spelled out, '!tt.ptr<.., 1>' (Triton 2.2, 2.3)", ", 1>"),
+    _sign(r"= tt\.(?:splat|broadcast|expand_dims|bitcast|int_to_ptr|ptr_to_int|view|trans) "
+          r"%[\w#.$-]+(?: \{[^}\n]*\})? : \(", OLDEST, (2, 3),
+          "'tt.splat %x : (T) -> U' (Triton 2.x; later 'T -> U')", ": ("),
+    _sign(r"= tt\.(?:splat|broadcast|expand_dims|bitcast|int_to_ptr|ptr_to_int|reshape|trans) "
+          r"%[\w#.$-]+(?: \{[^}\n]*\})? : [^(\s][^\n]* -> ", (3, 0), NEWEST,
+          "'tt.splat %x : T -> U' (Triton 3.x; before: '(T) -> U')", " -> "),
+    _sign(r"!tt\.memdesc<", (3, 0), (3, 2), "'!tt.memdesc<..>' (Triton 3.0 to 3.2)", "!tt.memdesc<"),
+    _sign(r"\bttg\.memdesc_subview\b", (3, 3), (3, 4), "'ttg.memdesc_subview' (Triton 3.3, 3.4)", "memdesc_subview"),
+    _sign(r"\bttg\.memdesc_index\b", (3, 5), NEWEST, "'ttg.memdesc_index' (Triton 3.5+)", "memdesc_index"),
+    _sign(r"!tt\.tensordesc<tensor<|tt\.make_tensor_descriptor [^\n]*: <[^\n>]*>, <tensor<", (3, 3), (3, 7),
+          "'!tt.tensordesc<tensor<..>>' (Triton 3.3 to 3.7)", "tensordesc<tensor<", ", <tensor<"),
+    _sign(r"!tt\.tensordesc<(?!tensor<)|tt\.make_tensor_descriptor [^\n]*: <[^\n>]*>, <(?!tensor<)", (3, 8), NEWEST,
+          "'!tt.tensordesc<..>' without 'tensor<' (Triton 3.8+)", "tensordesc<", ">, <"),
+    _sign(r"\"ttng\.two-ctas\"", (3, 9), NEWEST, "the module attribute \"ttng.two-ctas\" (Triton 3.9)", "two-ctas"),
+    _sign(r"\btriton_gpu\.(?:cmpi|cmpf|select)\b", OLDEST, (2, 1),
+          "'triton_gpu.cmpi' (Triton 2.1)", "triton_gpu.cmp", "triton_gpu.select"),
+    _sign(r"\btt\.experimental_descriptor_(?:load|store)\b", (3, 0), (3, 3),
+          "'tt.experimental_descriptor_load' (Triton 3.0 to 3.3)", "experimental_descriptor_"),
+    _sign(r"\ballowTF32 = ", OLDEST, (2, 3), "'allowTF32' on tt.dot (Triton 2.x)", "allowTF32"),
+    _sign(r"\binputPrecision = \w", (3, 0), NEWEST, "'inputPrecision' on tt.dot (Triton 3.x)", "inputPrecision"),
+)
+
+
+_OP_SIGNS: tuple[Sign, ...] | None = None
+
+
+def op_signs() -> tuple[Sign, ...]:
+    """A sign for each op only some releases have: the legacy ops (:mod:`.legacy`) whose
+    names no other release uses, and ops that first appeared after 2.1."""
+    global _OP_SIGNS
+    if _OP_SIGNS is None:
+        from .legacy import LEGACY
+
+        signs = []
+        for cls, low, high in LEGACY:
+            name = getattr(cls, "name", "")
+            if not isinstance(name, str) or "." not in name or not hasattr(cls, "parse"):
+                continue
+            dialect, rest = name.split(".", 1)
+            if dialect == "tt":
+                spelled = r"tt\." + re.escape(rest)
+            else:
+                old = "triton_gpu" if dialect == "ttg" else "triton_nvidia_gpu"
+                spelled = rf"(?:{dialect}|{old})\." + re.escape(rest)
+            if name in _SHARED_NAMES:
+                continue
+            signs.append(Sign(re.compile(rf"(?<![\w.]){spelled}(?![\w.])"), low, high,
+                              f"'{rest}' (an op of Triton {show(low)} to {show(high)})", (rest,)))
+        for name, low in _FIRST_RELEASE.items():
+            dialect, rest = name.split(".", 1)
+            signs.append(Sign(re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w.])"), low, NEWEST,
+                              f"'{name}' (an op of Triton {show(low)}+)", (rest,)))
+        _OP_SIGNS = tuple(signs)
+    return _OP_SIGNS
+
+
+# legacy ops whose names later releases reuse for another op (no sign of a release)
+_SHARED_NAMES = frozenset({
+    "ttg.async_commit_group", "ttg.async_wait", "ttng.async_tma_copy_global_to_local",
+    "ttng.async_tma_copy_local_to_global",
+})
+# ops (as spelled from 3.3 on) and the release that introduced them
+_FIRST_RELEASE = {
+    "ttng.warp_group_dot": (3, 2),
+    "tt.descriptor_load": (3, 4),
+    "tt.descriptor_store": (3, 4),
+    "ttng.tensormap_create": (3, 4),
+}
+
+
+@dataclass
+class Detected:
+    low: tuple[int, int]
+    high: tuple[int, int]
+    low_sign: tuple[Sign, int] | None = None  # the sign that set `low`, and its offset
+    high_sign: tuple[Sign, int] | None = None
+
+    @property
+    def release(self) -> tuple[int, int]:
+        """The release the text is read as: the newest one its signs allow, but never newer
+        than 3.6 where nothing says the text is newer (then it reads as 3.6 does)."""
+        if self.low <= DEFAULT <= self.high:
+            return DEFAULT
+        return self.high
+
+
+def detect(text: str, hidden) -> Detected:
+    """The releases that could have written ``text``.  ``hidden(offset)``: whether a match at
+    ``offset`` is in a comment or a location string (and so says nothing).  Raises
+    ``VersionConflict`` when two signs exclude each other."""
+    found = Detected(OLDEST, NEWEST)
+    for sign in (*SIGNS, *op_signs()):
+        if not any(lit in text for lit in sign.literals):
+            continue
+        for m in sign.pattern.finditer(text):
+            if hidden(m.start()):
+                continue
+            if sign.low > found.low:
+                found.low, found.low_sign = sign.low, (sign, m.start())
+            if sign.high < found.high:
+                found.high, found.high_sign = sign.high, (sign, m.start())
+            if found.low > found.high:
+                raise VersionConflict(found)
+            break
+    if found.high <= (2, 3) and found.low < (2, 2) and "!tt.ptr<" in text:
+        # 2.2 and 2.3 spell the address space of every pointer type: a 2.x text with
+        # pointer types and no `, 1>` is 2.1's
+        found.high = (2, 1)
+    return found
+
+
+class VersionConflict(Exception):
+    def __init__(self, found: Detected):
+        super().__init__("conflicting signs of Triton releases")
+        self.found = found
+
+
+__all__ = [
+    "DEFAULT",
+    "RELEASES",
+    "Detected",
+    "Sign",
+    "SIGNS",
+    "Syntax",
+    "VersionConflict",
+    "current",
+    "detect",
+    "parse_release",
+    "show",
+    "syntax",
+]
