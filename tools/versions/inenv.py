@@ -6,9 +6,12 @@ working directory, and read one JSON document from stdout.  Nothing else goes to
 
 Commands:
 
-* ``fixtures OUTDIR ARCH...``: compile every kernel of kernels.py for ``cuda`` sm_ARCH and
-  write ``OUTDIR/smARCH/<kernel>.ttir`` and ``.ttgir`` (the text Triton prints for that stage,
-  what ``TRITON_KERNEL_DUMP=1`` and the cache hold).
+* ``fixtures OUTDIR ARCH...``: compile every kernel of kernels.py and kernels_ops.py for
+  ``cuda`` sm_ARCH (a spec with ``archs``: only for those) and write
+  ``OUTDIR/smARCH/<kernel>.ttir`` and ``.ttgir`` (the text Triton prints for that stage, what
+  ``TRITON_KERNEL_DUMP=1`` and the cache hold).  Each kernel compiles in a forked child (a
+  crash in Triton's C++ is that kernel's failure); ``TTOPT_ONLY_KERNELS=a,b`` compiles only
+  those (to try kernels).
 * ``check FILE...``: parse each file with the version's MLIR parser in a context with its
   Triton and NVIDIA dialects (as Triton reads an override or an IR source), then run the
   verifier.  Per file: ok, the first error line, all diagnostics.
@@ -54,22 +57,44 @@ import triton  # noqa: E402
 
 TV = tuple(int(x) for x in triton.__version__.split(".")[:2])
 KERNELS_FILE = "tools/versions/kernels.py"  # relative: the locations in the IR name this
+# the op-coverage kernels, loaded the same way (their own file: kernels.py's line numbers, in
+# the original fixtures' locations, stay put)
+OPS_KERNELS_FILE = "tools/versions/kernels_ops.py"
 
 
-def load_kernels():
-    """kernels.py as a module whose code objects carry the relative name KERNELS_FILE (Python
+def load_kernels(rel: str = KERNELS_FILE, modname: str = "ttopt_version_kernels"):
+    """kernels.py (or ``rel``) as a module whose code objects carry the relative name (Python
     would make the path absolute): Triton puts that name in every location it prints."""
     import linecache
     import types
 
     root = pathlib.Path(__file__).resolve().parent.parent.parent
-    source = (root / KERNELS_FILE).read_text()
-    linecache.cache[KERNELS_FILE] = (len(source), None, source.splitlines(True), KERNELS_FILE)
-    mod = types.ModuleType("ttopt_version_kernels")
-    mod.__file__ = KERNELS_FILE
+    source = (root / rel).read_text()
+    linecache.cache[rel] = (len(source), None, source.splitlines(True), rel)
+    mod = types.ModuleType(modname)
+    mod.__file__ = rel
     sys.modules[mod.__name__] = mod
-    exec(compile(source, KERNELS_FILE, "exec"), mod.__dict__)
+    exec(compile(source, rel, "exec"), mod.__dict__)
     return mod
+
+
+def all_specs():
+    """kernels.py's SPECS, then kernels_ops.py's (name -> spec), and what each says about
+    descriptors."""
+    base = load_kernels()
+    ops = load_kernels(OPS_KERNELS_FILE, "ttopt_version_kernels_ops")
+    specs = dict(base.SPECS)
+    for name, spec in ops.SPECS.items():
+        assert name not in specs, name
+        specs[name] = spec
+    return specs, getattr(base, "DESC_API", None), getattr(ops, "DESC_MATMUL", None)
+
+
+def spec_for(spec, arch):
+    """The spec as compiled for ``arch``: ``ARCH`` among the constexprs where it asks for it."""
+    if spec.get("arch"):
+        spec = dict(spec, constexprs={**spec["constexprs"], "ARCH": arch})
+    return spec
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,7 +121,7 @@ def captured_fd2():
 
 def first_error(diagnostics: str, fallback: str) -> str:
     for line in diagnostics.splitlines():
-        if "error:" in line:
+        if "error:" in line or "LLVM ERROR:" in line:
             return line.strip()
     return fallback
 
@@ -121,15 +146,18 @@ def _ttgir_to_cubin_2_1(mod, arch, nw):
     return C.ptx_to_cubin(C.llir_to_ptx(C.ttgir_to_llir(mod, {}, target, TMAInfos()), target), target)
 
 
-def _ttir_to_ttgir_2_1(mod, arch, nw, ns):
+def _ttir_to_ttgir_2_1(mod, arch, nw, ns, num_ctas=1):
     from triton.compiler import compiler as C
 
     if TV == (2, 1):
+        if num_ctas != 1:
+            raise NotImplementedError("num_ctas: Triton 2.1's compile has no such option")
         return C.optimize_ttgir(C.ttir_to_ttgir(mod, nw), ns, arch)
     from triton._C.libtriton.triton import ClusterInfo
 
     target = C.CudaTargetDescriptor(capability=arch, num_warps=nw, enable_fp_fusion=True)
-    return C.optimize_ttgir(C.ttir_to_ttgir(mod, nw, 1, target), ns, nw, 1, target, ClusterInfo(), False, False, False)
+    return C.optimize_ttgir(C.ttir_to_ttgir(mod, nw, num_ctas, target), ns, nw, num_ctas, target, ClusterInfo(),
+                            False, False, False)
 
 
 def compile_ast_2_1(spec, arch):
@@ -140,14 +168,16 @@ def compile_ast_2_1(spec, arch):
     constants = {_constexpr_index(fn, k): v for k, v in spec["constexprs"].items()}
     div = {i for i, (_, _, d) in enumerate(spec["args"]) if d}
     nw, ns = spec["num_warps"], spec["num_stages"]
+    options = spec.get("options", {})
+    debug = bool(options.get("debug", False))
     conf = C.instance_descriptor(divisible_by_16=div, equal_to_1=set())
     if TV == (2, 1):
-        mod = C.optimize_ttir(C.ast_to_ttir(fn, sig, conf, constants, debug=False, arch=arch), arch)
+        mod = C.optimize_ttir(C.ast_to_ttir(fn, sig, conf, constants, debug=debug, arch=arch), arch)
     else:
         target = C.CudaTargetDescriptor(capability=arch, num_warps=nw, enable_fp_fusion=True)
-        mod = C.optimize_ttir(C.ast_to_ttir(fn, sig, conf, constants, debug=False, target=target), target)
+        mod = C.optimize_ttir(C.ast_to_ttir(fn, sig, conf, constants, debug=debug, target=target), target)
     ttir = str(mod)
-    mod = _ttir_to_ttgir_2_1(mod, arch, nw, ns)
+    mod = _ttir_to_ttgir_2_1(mod, arch, nw, ns, options.get("num_ctas", 1))
     ttgir = str(mod)
     _ttgir_to_cubin_2_1(mod, arch, nw)  # as for the other versions: kept only if it compiles
     return {"ttir": ttir, "ttgir": ttgir}
@@ -182,7 +212,8 @@ def compile_ast_2_3(spec, arch):
     constants = {_constexpr_index(fn, k): v for k, v in spec["constexprs"].items()}
     div = {i for i, (_, _, d) in enumerate(spec["args"]) if d}
     src = ASTSource(fn, sig, constants, AttrsDescriptor(divisible_by_16=div))
-    asm = _stage_loop_2_3(src, arch, {"num_warps": spec["num_warps"], "num_stages": spec["num_stages"]})
+    asm = _stage_loop_2_3(src, arch, {"num_warps": spec["num_warps"], "num_stages": spec["num_stages"],
+                                      **spec.get("options", {})})
     return {"ttir": asm["ttir"], "ttgir": asm["ttgir"]}
 
 
@@ -220,7 +251,8 @@ def compile_ast_3(spec, arch):
         d = make_backend(target).parse_attr("D")
         attrs = {(i,): d for i in div}
         src = ASTSource(fn, sig, dict(spec["constexprs"]), attrs)
-    k = triton.compile(src, target=target, options={"num_warps": spec["num_warps"], "num_stages": spec["num_stages"]})
+    options = {"num_warps": spec["num_warps"], "num_stages": spec["num_stages"], **spec.get("options", {})}
+    k = triton.compile(src, target=target, options=options)
     return {"ttir": k.asm["ttir"], "ttgir": k.asm["ttgir"]}
 
 
@@ -241,20 +273,80 @@ METHOD = (
 )
 
 
-def cmd_fixtures(outdir: str, archs: list[str]) -> dict:
-    kernels = load_kernels()
+def exc_summary(e: BaseException) -> str:
+    """``Type: message`` in one line: the exception's last line; where that is only the
+    caret under the source excerpt of a CompilationError, its cause's; for ptxas, its first
+    ``error`` line."""
+    lines = [line.strip() for line in str(e).strip().splitlines() if line.strip()]
+    ptxas = [line for line in lines if line.startswith("ptxas") and "error" in line]
+    if ptxas:  # (without its temporary file's name)
+        msg = re.sub(r"^(ptxas\S*) \S+, line \d+; ", r"\1: ", ptxas[0])
+        return f"{type(e).__name__}: {msg}"
+    last = lines[-1] if lines else ""
+    if set(last) <= {"^", " "} and e.__cause__ is not None:
+        return f"{type(e).__name__}: {exc_summary(e.__cause__)}"
+    return f"{type(e).__name__}: {re.sub(r' at 0x[0-9a-f]+', '', last)}"
+
+
+def run_isolated(func):
+    """``func()`` in a forked child, so that a crash in Triton's C++ (an assertion's abort, a
+    segfault: some releases do that on some kernels) is that kernel's failure and not the whole
+    run's.  Returns ``(True, value)`` (``value`` JSON-able) or ``(False, {"error", "traceback"})``
+    with the first ``error:`` line of what the child wrote to fd 2 (else the exception's last
+    line, or how it died)."""
+    import signal
+
+    with tempfile.TemporaryDirectory(prefix="ttopt-inenv-fork-") as tmp:
+        res, errf = os.path.join(tmp, "result.json"), os.path.join(tmp, "stderr")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = 1
+            try:
+                fd = os.open(errf, os.O_WRONLY | os.O_CREAT, 0o600)
+                os.dup2(fd, 2)
+                os.dup2(fd, 1)  # stdout carries the parent's JSON: nothing of the child's there
+                try:
+                    result = {"ok": True, "value": func()}
+                except Exception as e:  # noqa: BLE001 - reported, per kernel
+                    result = {"ok": False, "exc": exc_summary(e),
+                              "traceback": traceback.format_exc(limit=3)[-2000:]}
+                sys.stdout.flush()
+                sys.stderr.flush()
+                with open(res, "w") as f:
+                    json.dump(result, f)
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        diag = pathlib.Path(errf).read_text(errors="replace") if os.path.exists(errf) else ""
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and os.path.exists(res):
+            result = json.loads(pathlib.Path(res).read_text())
+            if result["ok"]:
+                return True, result["value"]
+            return False, {"error": first_error(diag, result["exc"]),
+                           "traceback": result["traceback"] + "\n--- stderr:\n" + diag[:3000]}
+        how = (f"killed by {signal.Signals(os.WTERMSIG(status)).name}" if os.WIFSIGNALED(status)
+               else f"exit status {os.WEXITSTATUS(status)}")
+        last = [line.strip() for line in diag.splitlines() if line.strip()]
+        return False, {"error": first_error(diag, f"crashed ({how}): {last[-1][:200] if last else ''}"),
+                       "traceback": diag[-2000:]}
+
+
+def cmd_fixtures(outdir: str, archs: list[str], only: set | None = None) -> dict:
+    specs, desc_api, desc_matmul = all_specs()
     out = pathlib.Path(outdir)
     made, failed = [], []
     for arch in map(int, archs):
-        for name, spec in kernels.SPECS.items():
-            try:
-                with captured_fd2() as err:
-                    texts = compile_ast(spec, arch)
-            except Exception as e:  # noqa: BLE001 - reported, per kernel
-                diag = err[0] if err else ""
-                failed.append({"kernel": name, "arch": arch,
-                               "error": first_error(diag, f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"),
-                               "traceback": traceback.format_exc(limit=3)[-2000:]})
+        for name, spec in specs.items():
+            if only and name not in only:
+                continue
+            if arch not in spec.get("archs", (arch,)):  # compiled for its targets only
+                continue
+            ok, texts = run_isolated(lambda: compile_ast(spec_for(spec, arch), arch))
+            if not ok:
+                failed.append({"kernel": name, "arch": arch, **texts})
                 continue
             d = out / f"sm{arch}"
             d.mkdir(parents=True, exist_ok=True)
@@ -265,9 +357,12 @@ def cmd_fixtures(outdir: str, archs: list[str]) -> dict:
         "triton": triton.__version__,
         "python": platform.python_version(),
         "method": METHOD,
-        "descriptors": getattr(kernels, "DESC_API", None),
+        "descriptors": desc_api,
+        "desc_matmul": desc_matmul,
         "made": made,
         "failed": failed,
+        # kernels compiled for some targets only (by design, not a failure): name -> archs
+        "targets_by_kernel": {name: sorted(spec["archs"]) for name, spec in specs.items() if "archs" in spec},
     }
 
 
@@ -389,7 +484,9 @@ def main(argv: list[str]) -> int:
     cmd, rest = argv[0], argv[1:]
     try:
         if cmd == "fixtures":
-            result = cmd_fixtures(rest[0], rest[1:])
+            # TTOPT_ONLY_KERNELS=a,b: only those (to try kernels; make_fixtures.py never sets it)
+            only = set(filter(None, os.environ.get("TTOPT_ONLY_KERNELS", "").split(","))) or None
+            result = cmd_fixtures(rest[0], rest[1:], only)
         elif cmd == "check":
             result = cmd_check(rest)
         elif cmd == "cubin":
