@@ -14,7 +14,8 @@ Every test here is marked ``versions``.  Run only these (with the environments):
 Without a version's environment its cases are SKIPPED with a reason saying the versions
 check did not run (the default CI has no environments).  The oracle itself is exercised by
 tools/versions/status.py, whose results are committed in test/fixtures/versions/STATUS.md.
-``test_manifests_match_the_files`` needs no environment and always runs.
+``test_manifests_match_the_files`` and ``test_op_inventory_is_current`` need no environment
+and always run.
 
 The marker is registered by this module itself (no conftest/pyproject change): it lists
 itself in ``pytest_plugins``, so pytest registers it as a plugin and calls its
@@ -81,6 +82,44 @@ def test_manifests_match_the_files(version):
     assert {f"sm90/{k}" for k in common} <= stems
     if V.key(version) < (3, 9):
         assert "sm90/block_ptr" in stems
+    # the op kernels (kernels_ops.py) every version compiles, on both targets or on sm_90 only
+    assert {f"sm{a}/{k}" for k in OPS_BOTH for a in (80, 90)} <= stems
+    assert {f"sm90/{k}" for k in OPS_SM90} <= stems
+    for kernel, first in OPS_SINCE.items():
+        made = any(s.endswith(f"/{kernel}") for s in stems)
+        assert made == (V.key(version) >= first and version not in OPS_NOT_IN.get(kernel, ())), kernel
+    # every kernel, on every target it is compiled for, is either made or "not made" (with why)
+    single = m.get("single_target", {})
+    not_made = {(f["kernel"], f["arch"]) for f in m["not_made"]}
+    assert all(f["error"] for f in m["not_made"])
+    kernels = {s.split("/")[1] for s in stems} | {k for k, _ in not_made}
+    for kernel in kernels:
+        for arch in (80, 90):
+            attempted = arch in single.get(kernel, (80, 90))
+            made = f"sm{arch}/{kernel}" in stems
+            assert (made or (kernel, arch) in not_made) == attempted, (kernel, arch)
+            assert not (made and (kernel, arch) in not_made), (kernel, arch)
+
+
+# kernels_ops.py: what every release makes, and from when the others are made (3.5.1's
+# sort/flip fail in Triton itself: "Unsupported function referenced: get_int_dtype")
+OPS_BOTH = {"fp_convert", "dot_ops"}
+OPS_SM90 = {"atomics", "debug_ops", "math_ops", "int_ops", "scan_reduce", "shape_ops", "inline_asm", "memory_ops",
+            "control_flow"}
+OPS_SINCE = {"sort_ops": (2, 2), "cluster_dot": (2, 2), "desc_matmul": (3, 0), "dot_scaled": (3, 2),
+             "warp_specialized": (3, 4)}
+OPS_NOT_IN = {"sort_ops": ("3.5.1",)}
+
+
+def test_op_inventory_is_current():
+    """test/fixtures/versions/OPS.md and OPS.json are what tools/versions/op_inventory.py
+    makes of the committed fixtures (rerun it after make_fixtures.py)."""
+    import op_inventory
+
+    md, data = op_inventory.build(V.FIXTURES)
+    assert (V.FIXTURES / "OPS.md").read_text() == md + "\n"
+    assert json.loads((V.FIXTURES / "OPS.json").read_text()) == json.loads(json.dumps(data))
+    assert set(data["versions"]) == set(V.ALL)
 
 
 @pytest.mark.parametrize("version", V.ALL)
