@@ -255,6 +255,11 @@ def test_validate_runs_per_file(tmp_path):
     res = run(["--pass", "redundant-load", "--validate", ADD, COAT, matmul, "--output-dir", tmp_path / "ok"])
     assert res.exit_code == 0, res.stderr
     assert files_under(tmp_path / "ok") == sorted([COAT.name, "add.ttir", "matmul.ttir"])
+    # --load-pass registers for that invocation only: an in-process caller's registry (and
+    # the pass list of every later run) is as it was
+    assert "drop-add" not in ttopt.passes.available_passes()
+    res = run(["-p", "drop-add", ADD])
+    assert res.exit_code == 2 and "unknown pass 'drop-add'" in res.stderr
 
 
 def test_split_input_file_and_verify_diagnostics_per_file(tmp_path):

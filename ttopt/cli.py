@@ -510,6 +510,28 @@ def main(inputs: tuple[str, ...], output: str | None, output_dir: str | None, in
          split_input_file: bool, verify_diagnostics: bool, triton_version: str | None,
          no_verify: bool, verify_each: bool,
          debug: bool, validate: int | None, validate_ulps: int | None):
+    from . import batch
+    from .passes import LOADED_PASSES
+
+    # --load-pass registers for this invocation only: a caller running main() in-process
+    # (click's CliRunner, a notebook) does not keep another run's passes in its registry
+    registered, loaded = dict(LOADED_PASSES), set(batch._LOADED)
+    try:
+        _main(inputs, output, output_dir, in_place, jobs, changed_only, passes, pipeline,
+              load_passes, list_passes, stats, print_between_passes, print_after_change,
+              time_passes, split_input_file, verify_diagnostics, triton_version, no_verify,
+              verify_each, debug, validate, validate_ulps)
+    finally:
+        LOADED_PASSES.clear()
+        LOADED_PASSES.update(registered)
+        batch._LOADED.clear()
+        batch._LOADED.update(loaded)
+
+
+def _main(inputs, output, output_dir, in_place, jobs, changed_only, passes, pipeline,
+          load_passes, list_passes, stats, print_between_passes, print_after_change,
+          time_passes, split_input_file, verify_diagnostics, triton_version, no_verify,
+          verify_each, debug, validate, validate_ulps) -> None:
     from .batch import Config, load_pass_files
 
     try:
