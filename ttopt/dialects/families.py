@@ -205,8 +205,6 @@ class ArrowOp(TritonOp):
     result = result_def()
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-    # Triton 2.x: `tt.splat %x : (i32) -> tensor<..>`
-    SYNTAX_VARIANTS: ClassVar[tuple] = ((lambda s: s.arrow_parens, "$src attr-dict `:` functional-type($src, $result)"),)
 
     def __init__(
         self,
@@ -215,6 +213,13 @@ class ArrowOp(TritonOp):
         properties: dict[str, Attribute] | None = None,
     ):
         super().__init__(operands=[src], result_types=[result_type], properties=properties)
+
+
+PARENS_BEFORE_3 = (
+    (lambda s: s.arrow_parens, "$src attr-dict `:` functional-type($src, $result)"),
+)
+"""``SYNTAX_VARIANTS`` of the ``ArrowOp`` ops Triton 2.x printed ``op %x : (T) -> U`` (splat,
+broadcast, expand_dims, trans, convert_layout; not bitcast, fp_to_fp ...)."""
 
 
 class FunctionalTypeOp(TritonOp):

@@ -1,5 +1,6 @@
-"""Ops, layouts and types of Triton releases before 3.6 that 3.6 no longer has (or has with
-another structure), for reading and writing those releases' IR (:mod:`.versions`).
+"""Ops, layouts and types of Triton releases other than 3.6: those 3.6 no longer has (or has
+with another structure) and those only newer releases have, for reading and writing those
+releases' IR (:mod:`.versions`).
 
 Each is registered only in the contexts of the releases that have it (:data:`LEGACY`, read by
 :func:`ttopt.dialects.make_context`), under its 3.3+ name (``ttg.``/``ttng.``); the releases
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i1, i32, i64
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, UnitAttr, i1, i32, i64
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -36,7 +37,11 @@ from ..xdsl_compat import peek_token
 from .arith import CMPF_PREDICATES, CMPI_PREDICATES, CompareOp
 from .base import TritonOp
 from .declarative import irdl_triton_op
+from .families import ArrowOp, BinaryOp, FunctionalTypeOp
 from .syntax import (
+    enum_name,
+    int_attr,
+    parse_keyword_enum,
     parse_cache_evict,
     parse_functional_type,
     parse_maybe_unqualified,
@@ -47,7 +52,8 @@ from .syntax import (
     resolve_all,
 )
 from .traits import ReadWriteEffect
-from .tt import PTR, DotLikeOp
+from .tt import PTR, DotLikeOp, MemSemantic, MemSyncScope
+from .tt_attrs import MEM_SEMANTIC, MEM_SYNC_SCOPE, SCALE_DOT_ELEM_TYPE
 from .tt_attrs import PointerType
 from .ttg import I1, I32, MEMDESC, MemDescType
 from .tt_attrs import i1_like, loaded_type, opaque_attr
@@ -451,6 +457,331 @@ class ExperimentalTensormapFenceproxyAcquireOp(TritonOp):
     assembly_format = "$desc_ptr attr-dict `:` type($desc_ptr)"
 
 
+# ------------------------------------------------------------------ shape ops of Triton 2.x / 3.0-3.2
+
+
+@irdl_triton_op
+class Trans2Op(ArrowOp):
+    """``tt.trans %x : (tensor<AxB>) -> tensor<BxA>`` (2.x: a 2-d transpose, no ``order``)."""
+
+    name = "tt.trans"
+    order = opt_prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` functional-type($src, $result)"
+
+
+@irdl_triton_op
+class TransAnyOp(ArrowOp):
+    """``tt.trans %x {order} : T -> U`` (3.0 - 3.2: of a tensor or, in TTGIR, of a
+    ``!tt.memdesc``; later ``ttg.memdesc_trans`` for the latter)."""
+
+    name = "tt.trans"
+    order = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+
+@irdl_triton_op
+class ViewOp(ArrowOp):
+    """``tt.view %x : (T) -> U`` (2.1; later ``tt.reshape``)."""
+
+    name = "tt.view"
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` functional-type($src, $result)"
+
+
+@irdl_triton_op
+class ReshapeBoolOp(ArrowOp):
+    """``tt.reshape %x {allow_reorder = false} : T -> U`` (2.2 - 3.1: a bool property; later
+    the keyword ``allow_reorder``)."""
+
+    name = "tt.reshape"
+    allow_reorder = opt_prop_def(BoolAttr)
+    efficient_layout = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+
+
+@irdl_triton_op
+class PureExternElementwiseOp(FunctionalTypeOp):
+    """``tt.pure_extern_elementwise %a {libname, libpath, symbol} : (A) -> R`` (2.1)."""
+
+    name = "tt.pure_extern_elementwise"
+    traits = traits_def(Pure())
+
+
+@irdl_triton_op
+class ImpureExternElementwiseOp(FunctionalTypeOp):
+    """``tt.impure_extern_elementwise`` (2.1): unknown effects."""
+
+    name = "tt.impure_extern_elementwise"
+
+
+@irdl_triton_op
+class DotScaled32Op(TritonOp):
+    """``tt.dot_scaled %a, %a_scale, %b, %c lhs = E rhs = E : A, S * B -> D`` (3.2: only the
+    left operand scaled)."""
+
+    name = "tt.dot_scaled"
+    lhs = operand_def()
+    lhs_scale = operand_def()
+    rhs = operand_def()
+    c = operand_def()
+    d = result_def()
+    lhs_type = prop_def(IntegerAttr)
+    rhs_type = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        ops = parse_operand_list(parser)
+        if len(ops) != 4:
+            parser.raise_error("tt.dot_scaled (Triton 3.2) expects 4 operands")
+        props: dict[str, Attribute] = {}
+        for keyword, prop in (("lhs", "lhs_type"), ("rhs", "rhs_type")):
+            parser.parse_keyword(keyword)
+            parser.parse_punctuation("=")
+            props[prop] = int_attr(parse_keyword_enum(parser, SCALE_DOT_ELEM_TYPE, "element type"))
+        p2, attrs = cls.parse_attr_dict(parser)
+        props.update(p2)
+        parser.parse_punctuation(":")
+        ta = parser.parse_type()
+        parser.parse_punctuation(",")
+        ts = parser.parse_type()
+        parser.parse_punctuation("*")
+        tb = parser.parse_type()
+        parser.parse_punctuation("->")
+        td = parser.parse_type()
+        return cls.build(resolve_all(parser, ops, [ta, ts, tb, td]), [td], props, attrs)
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        for keyword, attr in (("lhs", self.lhs_type), ("rhs", self.rhs_type)):
+            printer.print_string(f" {keyword} = " + enum_name(SCALE_DOT_ELEM_TYPE, attr.value.data))
+        self.print_attr_dict(printer, {"lhs_type", "rhs_type"})
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.lhs_scale.type)
+        printer.print_string(" * ")
+        printer.print_attribute(self.rhs.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.d.type)
+
+
+@irdl_triton_op
+class UpcastMxfpOp(TritonOp):
+    """``triton_gpu.upcast_mxfp %x, %scale fp_type = E : T, S -> U`` (3.2)."""
+
+    name = "ttg.upcast_mxfp"
+    src = operand_def()
+    scale = operand_def()
+    result = result_def()
+    fp_type = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        ops = parse_operand_list(parser)
+        parser.parse_keyword("fp_type")
+        parser.parse_punctuation("=")
+        props = {"fp_type": int_attr(parse_keyword_enum(parser, SCALE_DOT_ELEM_TYPE, "element type"))}
+        p2, attrs = cls.parse_attr_dict(parser)
+        props.update(p2)
+        parser.parse_punctuation(":")
+        ts = parser.parse_type()
+        parser.parse_punctuation(",")
+        tsc = parser.parse_type()
+        parser.parse_punctuation("->")
+        tr = parser.parse_type()
+        return cls.build(resolve_all(parser, ops, [ts, tsc]), [tr], props, attrs)
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        printer.print_string(" fp_type = " + enum_name(SCALE_DOT_ELEM_TYPE, self.fp_type.value.data))
+        self.print_attr_dict(printer, {"fp_type"})
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.scale.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+# ------------------------------------------------------------------ ops of Triton 3.7+
+
+
+@irdl_triton_op
+class BarrierOp(TritonOp):
+    """``ttg.barrier all|local`` (3.7+): orders memory like a writer."""
+
+    name = "ttg.barrier"
+    addrSpace = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryWriteEffect())
+    _KINDS: ClassVar[dict[str, int]] = {"none": 0, "local": 1, "global_read": 2,
+                                        "global_write": 4, "tensor_read": 8, "tensor_write": 16,
+                                        "all": 31}
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pos = parser.pos
+        word = parser.parse_optional_identifier()
+        if word not in cls._KINDS:
+            parser.raise_error(f"expected one of {', '.join(cls._KINDS)}", pos, parser.pos)
+        props, attrs = cls.parse_attr_dict(parser)
+        props["addrSpace"] = int_attr(cls._KINDS[word])
+        return cls.build([], [], props, attrs)
+
+    def print(self, printer: Printer):
+        value = self.addrSpace.value.data
+        word = next((k for k, v in self._KINDS.items() if v == value), str(value))
+        printer.print_string(" " + word)
+        self.print_attr_dict(printer, {"addrSpace"})
+
+
+@irdl_triton_op
+class AtomicLoadOp(TritonOp):
+    """``tt.atomic_load acquire, gpu, %ptr (, %mask)? : (P, M) -> T`` (3.9): a read, ordered
+    like a writer (an acquire)."""
+
+    name = "tt.atomic_load"
+    ptr = operand_def()
+    mask = opt_operand_def()
+    result = result_def()
+    sem = prop_def(IntegerAttr)
+    scope = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(ReadWriteEffect())
+    custom_directives = (MemSemantic, MemSyncScope)
+    assembly_format = (
+        "custom<MemSemantic>($sem) `,` custom<MemSyncScope>($scope) `,` $ptr (`,` $mask^)? "
+        "attr-dict `:` functional-type(operands, $result)"
+    )
+
+
+@irdl_triton_op
+class AtomicStoreOp(TritonOp):
+    """``tt.atomic_store release, gpu, %ptr, %val (, %mask)? : P`` (3.9): a write."""
+
+    name = "tt.atomic_store"
+    ptr = operand_def()
+    val = operand_def()
+    mask = opt_operand_def()
+    sem = prop_def(IntegerAttr)
+    scope = prop_def(IntegerAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(ReadWriteEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        props: dict[str, Attribute] = {}
+        props["sem"] = int_attr(parse_keyword_enum(parser, MEM_SEMANTIC, "memory semantic"))
+        parser.parse_punctuation(",")
+        props["scope"] = int_attr(parse_keyword_enum(parser, MEM_SYNC_SCOPE, "memory sync scope"))
+        parser.parse_punctuation(",")
+        ops = parse_operand_list(parser)
+        if not 2 <= len(ops) <= 3:
+            parser.raise_error("tt.atomic_store expects 2 or 3 operands (ptr, value, mask)")
+        p2, attrs = cls.parse_attr_dict(parser)
+        props.update(p2)
+        parser.parse_punctuation(":")
+        pt = parser.parse_type()
+        types = [pt, loaded_type(pt), i1_like(loaded_type(pt))][: len(ops)]
+        values = resolve_all(parser, ops, types)
+        props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 1, int(len(ops) > 2)])
+        return cls.build(values, [], props, attrs)
+
+    def print(self, printer: Printer):
+        printer.print_string(" " + enum_name(MEM_SEMANTIC, self.sem.value.data) + ", "
+                             + enum_name(MEM_SYNC_SCOPE, self.scope.value.data) + ", ")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        self.print_attr_dict(printer, {"sem", "scope"})
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+
+
+@irdl_triton_op
+class AtomicPollOp(TritonOp):
+    """``%ok = tt.atomic_poll acquire, sys, %ptr, %val : P, T -> i1`` (3.9): reads, waits."""
+
+    name = "tt.atomic_poll"
+    ptr = operand_def()
+    val = operand_def()
+    result = result_def()
+    sem = prop_def(IntegerAttr)
+    scope = prop_def(IntegerAttr)
+    traits = traits_def(ReadWriteEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        props: dict[str, Attribute] = {}
+        props["sem"] = int_attr(parse_keyword_enum(parser, MEM_SEMANTIC, "memory semantic"))
+        parser.parse_punctuation(",")
+        props["scope"] = int_attr(parse_keyword_enum(parser, MEM_SYNC_SCOPE, "memory sync scope"))
+        parser.parse_punctuation(",")
+        ops = parse_operand_list(parser)
+        p2, attrs = cls.parse_attr_dict(parser)
+        props.update(p2)
+        parser.parse_punctuation(":")
+        types = parse_type_list(parser)
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        return cls.build(resolve_all(parser, ops, types), [rt], props, attrs)
+
+    def print(self, printer: Printer):
+        printer.print_string(" " + enum_name(MEM_SEMANTIC, self.sem.value.data) + ", "
+                             + enum_name(MEM_SYNC_SCOPE, self.scope.value.data) + ", ")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        self.print_attr_dict(printer, {"sem", "scope"})
+        printer.print_string(" : ")
+        print_types(printer, self.operand_types)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_triton_op
+class GridDependencyLaunchDependentsOp(TritonOp):
+    """``tt.grid_dependency_launch_dependents`` (3.9): like a writer."""
+
+    name = "tt.grid_dependency_launch_dependents"
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+
+@irdl_triton_op
+class Select2Op(TritonOp):
+    """``"triton_gpu.select"(%c, %a, %b) : (C, T, T) -> T`` (2.1, generic form)."""
+
+    name = "ttg.select"
+    condition = operand_def()
+    true_value = operand_def()
+    false_value = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+
+@irdl_triton_op
+class GridDependencyWaitOp(TritonOp):
+    """``tt.grid_dependency_wait`` (3.9): waits for the previous kernel; like a writer."""
+
+    name = "tt.grid_dependency_wait"
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+
+@irdl_triton_op
+class ApproxDivfOp(BinaryOp):
+    """``tt.approx_divf %a, %b : T`` (3.9): division to the hardware's approximation."""
+
+    name = "tt.approx_divf"
+    ins = var_operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+
 LEGACY_LAYOUT_NAMES = ("mma", "shared", "mfma", "wmma")
 LegacyLayouts = [opaque_attr("ttg." + n) for n in LEGACY_LAYOUT_NAMES]
 """``#triton_gpu.mma`` (2.x; ``nvidia_mma`` from 3.0), ``#triton_gpu.shared`` (before 3.3
@@ -472,8 +803,25 @@ LEGACY: tuple[tuple[type, tuple[int, int], tuple[int, int]], ...] = (
     (ExperimentalDescriptorStoreOp, (3, 0), (3, 3)),
     (AsyncTMACopyGlobalToLocalPtrOp, (3, 0), (3, 3)),
     (AsyncTMACopyLocalToGlobalPtrOp, (3, 0), (3, 3)),
-    (ExperimentalTensormapCreateOp, (3, 3), (3, 3)),
-    (ExperimentalTensormapFenceproxyAcquireOp, (3, 3), (3, 3)),
+    (ExperimentalTensormapCreateOp, (3, 2), (3, 3)),
+    (ExperimentalTensormapFenceproxyAcquireOp, (3, 2), (3, 3)),
+    (Trans2Op, (2, 1), (2, 3)),
+    (TransAnyOp, (3, 0), (3, 2)),
+    (ViewOp, (2, 1), (2, 1)),
+    (ReshapeBoolOp, (2, 2), (3, 1)),
+    (PureExternElementwiseOp, (2, 1), (2, 1)),
+    (ImpureExternElementwiseOp, (2, 1), (2, 1)),
+    (DotScaled32Op, (3, 2), (3, 2)),
+    (UpcastMxfpOp, (3, 2), (3, 2)),
+    # ops newer than 3.6
+    (BarrierOp, (3, 7), (3, 9)),
+    (AtomicLoadOp, (3, 9), (3, 9)),
+    (AtomicStoreOp, (3, 9), (3, 9)),
+    (AtomicPollOp, (3, 9), (3, 9)),
+    (GridDependencyLaunchDependentsOp, (3, 9), (3, 9)),
+    (Select2Op, (2, 1), (2, 1)),
+    (GridDependencyWaitOp, (3, 9), (3, 9)),
+    (ApproxDivfOp, (3, 9), (3, 9)),
     *((cls, (2, 1), (3, 2)) for cls in LegacyLayouts),
 )
 

@@ -22,6 +22,7 @@ from xdsl.irdl import ParsePropInAttrDict, operand_def
 from .base import TritonOp
 from .constraints import ExactType
 from .declarative import irdl_triton_op
+from .tt_attrs import opaque_attr
 
 I1 = ExactType(i1, "1-bit signless integer")
 
@@ -36,6 +37,15 @@ class AssumeOp(TritonOp):
     assembly_format = "$cond attr-dict `:` type($cond)"
 
 
-LLVM = Dialect("llvm", [AssumeOp], [])
+LOOP_ATTRS = [
+    opaque_attr("llvm." + n)
+    for n in ["loop_annotation", "loop_licm", "loop_unroll", "loop_unroll_and_jam",
+              "loop_vectorize", "loop_interleave", "loop_distribute", "loop_pipeline",
+              "loop_peeled", "loop_unswitch"]
+]
+"""MLIR's loop metadata (``#llvm.loop_annotation<licm = #llvm.loop_licm<disable = true>>`` on
+an ``scf.for``, Triton 3.5+), kept as text."""
+
+LLVM = Dialect("llvm", [AssumeOp], LOOP_ATTRS)
 
 __all__ = ["LLVM", "AssumeOp"]

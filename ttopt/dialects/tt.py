@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     FunctionType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -93,7 +94,7 @@ from .constraints import (
 )
 from .constraints import first as _first
 from .declarative import irdl_triton_op
-from .families import ArrowOp, BinaryOp, FunctionalTypeOp, UnaryOp
+from .families import PARENS_BEFORE_3, ArrowOp, BinaryOp, FunctionalTypeOp, UnaryOp
 from .syntax import (
     enum_name,
     get_int,
@@ -102,6 +103,7 @@ from .syntax import (
     int_attr,
     parse_bracket_operands,
     parse_cache_evict,
+    parse_functional_type,
     parse_keyword_enum,
     parse_maybe_unqualified,
     parse_operand_list,
@@ -769,6 +771,7 @@ class SplatOp(ArrowOp):
     name = "tt.splat"
     result = result_def(TENSOR)
     traits = tt_traits(Pure())
+    SYNTAX_VARIANTS: ClassVar[tuple] = PARENS_BEFORE_3
 
     def verify_(self) -> None:
         s, r = _types(self)
@@ -780,9 +783,32 @@ class SplatOp(ArrowOp):
 
 
 @irdl_triton_op
-class UnsplatOp(ArrowOp):
+class UnsplatOp(TritonOp):
+    """``tt.unsplat %x : tensor<1x..xT>``: the one element.
+
+    Hand-written: the result type is inferred from the operand's (its element type), which
+    xDSL's format cannot say."""
+
     name = "tt.unsplat"
+    src = operand_def(TENSOR)
+    result = result_def()
     traits = tt_traits(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        x = parser.parse_unresolved_operand()
+        props, attrs = cls.parse_attr_dict(parser)
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        elem = t.element_type if isinstance(t, TensorType) else t
+        return cls.build(resolve_all(parser, [x], [t]), [elem], props, attrs)
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_ssa_value(self.src)
+        self.print_attr_dict(printer)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
 
 
 @irdl_triton_op
@@ -791,13 +817,14 @@ class BroadcastOp(ArrowOp):
     src = operand_def(TENSOR)
     result = result_def(TENSOR)
     traits = tt_traits(Pure())
+    SYNTAX_VARIANTS: ClassVar[tuple] = PARENS_BEFORE_3
 
     def verify_(self) -> None:
         s, r = _types(self)
         if s.element_type is not r.element_type:
             require_same_element_type(s, r)
-        if s.encoding is not r.encoding:
-            require_same_encoding(s, r)
+        if s.encoding is not r.encoding and versions.current().release < (3, 9):
+            require_same_encoding(s, r)  # (Triton 3.9 broadcasts into another layout too)
         ss, rs = shape_of(s), shape_of(r)
         if len(ss) != len(rs):
             raise VerifyException("rank of source must be same as rank of result")
@@ -816,6 +843,7 @@ class ExpandDimsOp(ArrowOp):
     result = result_def(TENSOR)
     axis = prop_def(IntegerAttr)
     traits = tt_traits(Pure())
+    SYNTAX_VARIANTS: ClassVar[tuple] = PARENS_BEFORE_3
 
     def __init__(
         self, src: SSAValue | Operation, axis: int, result_type: Attribute | None = None
@@ -967,7 +995,8 @@ class FpToFpOp(TritonOp):
         require_elementwise_shapes(s, r)
         require_same_encoding(s, r)
         bs, br = bit_width(element_type(s)), bit_width(element_type(r))
-        if bs is not None and br is not None and br < bs and self.rounding is None:
+        if bs is not None and br is not None and br < bs and self.rounding is None \
+                and versions.current().release >= (3, 0):  # (Triton 2.x has no rounding mode)
             raise VerifyException("Rounding mode is required for FP downcast")
 
 
@@ -997,6 +1026,9 @@ class _TwoToOne(TritonOp):
         b = parser.parse_unresolved_operand()
         props, attrs = cls.parse_attr_dict(parser)
         parser.parse_punctuation(":")
+        if versions.current().arrow_parens:  # Triton 2.x: `(T, T) -> U`
+            (t, t2), (r,) = parse_functional_type(parser)
+            return cls.build(resolve_all(parser, [a, b], [t, t2]), [r], props, attrs)
         t = parser.parse_type()
         parser.parse_punctuation("->")
         r = parser.parse_type()
@@ -1007,6 +1039,14 @@ class _TwoToOne(TritonOp):
         printer.print_list(self.operands, printer.print_ssa_value)
         self.print_attr_dict(printer)
         printer.print_string(" : ")
+        if versions.current().arrow_parens:
+            printer.print_string("(")
+            printer.print_attribute(self.lhs.type)
+            printer.print_string(", ")
+            printer.print_attribute(self.rhs.type)
+            printer.print_string(") -> ")
+            printer.print_attribute(self.result.type)
+            return
         printer.print_attribute(self.lhs.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
@@ -1294,6 +1334,7 @@ class _ProgramDimOp(TritonOp):
     result = result_def(I32)
     axis = prop_def(IntegerAttr)
     traits = tt_traits(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
     custom_directives = (ProgramDim,)
     assembly_format = "custom<ProgramDim>($axis) attr-dict `:` type($result)"
 
@@ -1310,6 +1351,8 @@ class GetProgramIdOp(_ProgramDimOp):
 @irdl_triton_op
 class GetNumProgramsOp(_ProgramDimOp):
     name = "tt.get_num_programs"
+    # Triton 2.x: `tt.get_num_programs {axis = 0 : i32} : i32`
+    SYNTAX_VARIANTS: ClassVar[tuple] = ((lambda s: s.release < (3, 0), "attr-dict `:` type($result)"),)
 
 
 # SameTypeOp's hand-written `$x, $y attr-dict : type($x)` (see families.SameTypeOp)
@@ -1511,9 +1554,16 @@ class AssertOp(TritonOp):
         BoolLike("1-bit signless integer or tensor of 1-bit signless integer values")
     )
     message = prop_def(StringAttr)
+    file = opt_prop_def(StringAttr)  # (Triton 2.1 - 3.1)
+    func = opt_prop_def(StringAttr)
+    line = opt_prop_def(IntegerAttr[IntegerType(32)])
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(MemoryWriteEffect())
     assembly_format = "$condition `,` $message attr-dict `:` type($condition)"
+    SYNTAX_VARIANTS: ClassVar[tuple] = ((
+        lambda s: s.release < (3, 2),
+        "$condition `,` $message `,` $file `,` $func `,` $line attr-dict `:` type($condition)",
+    ),)
 
 
 @irdl_triton_op

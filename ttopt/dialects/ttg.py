@@ -58,7 +58,7 @@ from .base import TritonOp
 from .constraints import ExactType, TypeOfClass, element_type, same, shape_of
 from .constraints import first as _first
 from .declarative import irdl_triton_op
-from .families import ArrowOp, FunctionalTypeOp
+from .families import PARENS_BEFORE_3, ArrowOp, FunctionalTypeOp
 from .syntax import (
     I32List,
     i32_array,
@@ -106,6 +106,7 @@ TTNG_LAYOUTS = [
 class ConvertLayoutOp(ArrowOp):
     name = "ttg.convert_layout"
     traits = traits_def(Pure())
+    SYNTAX_VARIANTS: ClassVar[tuple] = PARENS_BEFORE_3
 
     def verify_(self) -> None:
         """``SameOperandsAndResultShape`` + ``SameOperandsAndResultElementType``."""

@@ -127,6 +127,46 @@ def old_names(release: tuple[int, int]) -> dict[str, str]:
     return {}
 
 
+# ------------------------------------------------------------------ properties older releases lack
+def _fill_table():
+    from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, IntegerType, i32
+
+    def signedness(op):
+        return DenseArrayBase.from_list(
+            i32, [int(isinstance(getattr(v.type, "element_type", v.type), IntegerType)) for v in op.operands]
+        )
+
+    return {
+        # op: [(property, the releases that leave it out, its value there)]
+        "tt.scan": [("reverse", lambda r: r < (3, 0), lambda op: BoolAttr.from_bool(False))],
+        "tt.atomic_rmw": [("scope", lambda r: r < (2, 2), lambda op: IntegerAttr(1, i32))],
+        "tt.atomic_cas": [("scope", lambda r: r < (2, 2), lambda op: IntegerAttr(1, i32))],
+        "tt.print": [
+            ("hex", lambda r: r < (3, 0), lambda op: BoolAttr.from_bool(False)),
+            ("isSigned", lambda r: r < (3, 2), signedness),
+        ],
+    }
+
+
+_FILL: dict | None = None
+
+
+def filled_properties(release: tuple[int, int]) -> dict[str, list]:
+    """For the ops whose 3.6 definition requires a property ``release`` does not have (2.x's
+    ``tt.scan`` has no ``reverse``): op name -> [(property, value(op))].  The reader sets
+    them on what it reads (the op then means what it meant), the writer leaves them out
+    again for that release."""
+    global _FILL
+    if _FILL is None:
+        _FILL = _fill_table()
+    out = {}
+    for name, rules in _FILL.items():
+        applies = [(prop, value) for prop, when, value in rules if when(release)]
+        if applies:
+            out[name] = applies
+    return out
+
+
 # ------------------------------------------------------------------ detection
 @dataclass(frozen=True)
 class Sign:
@@ -157,10 +197,10 @@ SIGNS: tuple[Sign, ...] = (
           "'cachePolicy = #tt.cache_policy<..>' (Triton 3.9)", "cachePolicy"),
     _sign(r"!tt\.ptr<[^<>\n]*(?:<[^\n]*>)?, 1>", (2, 2), (2, 3),
           "a pointer type with its address space 1 spelled out, '!tt.ptr<.., 1>' (Triton 2.2, 2.3)", ", 1>"),
-    _sign(r"= tt\.(?:splat|broadcast|expand_dims|bitcast|int_to_ptr|ptr_to_int|view|trans) "
+    _sign(r"= tt\.(?:splat|broadcast|expand_dims|trans|view) "
           r"%[\w#.$-]+(?: \{[^}\n]*\})? : \(", OLDEST, (2, 3),
           "'tt.splat %x : (T) -> U' (Triton 2.x; later 'T -> U')", ": ("),
-    _sign(r"= tt\.(?:splat|broadcast|expand_dims|bitcast|int_to_ptr|ptr_to_int|reshape|trans) "
+    _sign(r"= tt\.(?:splat|broadcast|expand_dims) "
           r"%[\w#.$-]+(?: \{[^}\n]*\})? : [^(\s][^\n]* -> ", (3, 0), NEWEST,
           "'tt.splat %x : T -> U' (Triton 3.x; before: '(T) -> U')", " -> "),
     _sign(r"!tt\.memdesc<", (3, 0), (3, 2), "'!tt.memdesc<..>' (Triton 3.0 to 3.2)", "!tt.memdesc<"),
@@ -176,6 +216,26 @@ SIGNS: tuple[Sign, ...] = (
     _sign(r"\btt\.experimental_descriptor_(?:load|store)\b", (3, 0), (3, 3),
           "'tt.experimental_descriptor_load' (Triton 3.0 to 3.3)", "experimental_descriptor_"),
     _sign(r"\ballowTF32 = ", OLDEST, (2, 3), "'allowTF32' on tt.dot (Triton 2.x)", "allowTF32"),
+    _sign(r"\btt\.assert %[\w#.$-]+, \"(?:[^\"\\\n]|\\.)*\", \"", OLDEST, (3, 1),
+          "'tt.assert %c, \"message\", \"file\", ...' (Triton 3.1 and before)", "tt.assert"),
+    _sign(r"\btt\.assert %[\w#.$-]+, \"(?:[^\"\\\n]|\\.)*\" :", (3, 2), NEWEST,
+          "'tt.assert %c, \"message\" : T' (Triton 3.2+)", "tt.assert"),
+    _sign(r"\btt\.print \"[^\n]*\{hex = (?:true|false)\}", (3, 0), (3, 1),
+          "'tt.print' with 'hex' but no 'isSigned' (Triton 3.0, 3.1)", "tt.print"),
+    _sign(r"\btt\.print \"[^\n]*isSigned = ", (3, 2), NEWEST,
+          "'tt.print' with 'isSigned' (Triton 3.2+)", "isSigned"),
+    _sign(r"\btt\.dot_scaled %[\w.$-]+, %[\w.$-]+, %[\w.$-]+, %[\w.$-]+ lhs = ", (3, 2), (3, 2),
+          "'tt.dot_scaled %a, %a_scale, %b, %c' (Triton 3.2)", "tt.dot_scaled"),
+    _sign(r"\btt\.dot_scaled %[\w.$-]+ scale ", (3, 3), NEWEST,
+          "'tt.dot_scaled %a scale %s, ...' (Triton 3.3+)", "tt.dot_scaled"),
+    _sign(r"\btt\.get_num_programs \{axis = ", OLDEST, (2, 3),
+          "'tt.get_num_programs {axis = N : i32}' (Triton 2.x)", "get_num_programs"),
+    _sign(r"\"tt\.scan\"\([^\n]*<\{axis = \d+ : i32, reverse = ", (3, 0), NEWEST,
+          "'tt.scan' with 'reverse' (Triton 3.x)", "reverse = "),
+    _sign(r"\btt\.reshape %[\w.$-]+ \{allow_reorder = ", (2, 2), (3, 1),
+          "'tt.reshape %x {allow_reorder = ..}' (Triton 2.2 to 3.1)", "allow_reorder = "),
+    _sign(r"\btt\.reshape %[\w.$-]+ (?:allow_reorder|efficient_layout)?\s*:", (3, 2), NEWEST,
+          "'tt.reshape %x allow_reorder : ..' (Triton 3.2+)", "tt.reshape"),
     _sign(r"\binputPrecision = \w", (3, 0), NEWEST, "'inputPrecision' on tt.dot (Triton 3.x)", "inputPrecision"),
 )
 
@@ -188,7 +248,14 @@ def op_signs() -> tuple[Sign, ...]:
     names no other release uses, and ops that first appeared after 2.1."""
     global _OP_SIGNS
     if _OP_SIGNS is None:
+        from . import DIALECTS
         from .legacy import LEGACY
+
+        # a name another release uses for another definition says nothing
+        modern = {op.name for d in DIALECTS for op in d.operations}
+        counts: dict[str, int] = {}
+        for cls, _low, _high in LEGACY:
+            counts[getattr(cls, "name", "")] = counts.get(getattr(cls, "name", ""), 0) + 1
 
         signs = []
         for cls, low, high in LEGACY:
@@ -198,10 +265,11 @@ def op_signs() -> tuple[Sign, ...]:
             dialect, rest = name.split(".", 1)
             if dialect == "tt":
                 spelled = r"tt\." + re.escape(rest)
-            else:
+            else:  # as the releases of its range spell the dialect
                 old = "triton_gpu" if dialect == "ttg" else "triton_nvidia_gpu"
-                spelled = rf"(?:{dialect}|{old})\." + re.escape(rest)
-            if name in _SHARED_NAMES:
+                prefixes = ([old] if low < (3, 3) else []) + ([dialect] if high >= (3, 3) else [])
+                spelled = "(?:" + "|".join(prefixes) + r")\." + re.escape(rest)
+            if name in _SHARED_NAMES or name in modern or counts.get(name, 0) > 1:
                 continue
             signs.append(Sign(re.compile(rf"(?<![\w.]){spelled}(?![\w.])"), low, high,
                               f"'{rest}' (an op of Triton {show(low)} to {show(high)})", (rest,)))
