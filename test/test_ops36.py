@@ -129,7 +129,7 @@ def test_round_trip_compiles_to_the_same_cubin_for_its_target(name, tmp_path):
     path = OPS36 / name
     cap = int(re.search(r"\.sm(\d+)\.", name).group(1))
     out = tmp_path / name
-    out.write_text(ttopt.optimize(path.read_text(), [], str(path)))
+    out.write_text(_printed(path.read_text(), str(path)))  # (every op printed, nothing copied)
     assert out.read_text() != path.read_text()  # (another file for Triton's cache)
     before = _cubin_digest(path, cap, tmp_path / "cache1")
     assert _cubin_digest(out, cap, tmp_path / "cache2") == before
@@ -407,6 +407,15 @@ module {
 ]
 
 
+def _printed(text: str, name: str) -> str:
+    """``text`` read and printed, every op by ttopt's printer (``keep_text=False``: a plain
+    round trip copies the input; these tests are about what the printer writes)."""
+    from ttopt.ir.reader import read_module
+    from ttopt.ir.writer import write_module
+
+    return write_module(read_module(text, name), keep_text=False)
+
+
 def _module(body: str) -> str:
     return HEAD + "".join("    " + line + "\n" for line in body.splitlines()) + TAIL
 
@@ -422,7 +431,7 @@ _LOC = re.compile(r" loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)")
 @pytest.mark.parametrize("name,body,expected", SYNTAX, ids=[c[0] for c in SYNTAX])
 def test_syntax_round_trips_as_triton_prints_it(name, body, expected):
     text = _module(body)
-    out = ttopt.optimize(text, [], "k.ttgir")
+    out = _printed(text, "k.ttgir")
     verdict = triton_accepts(out)
     assert verdict.ok, verdict.message
     assert triton_module_text(out) == triton_module_text(text)
@@ -433,7 +442,7 @@ def test_syntax_round_trips_as_triton_prints_it(name, body, expected):
 
 @pytest.mark.parametrize("name,text,expected", TT_SYNTAX, ids=[c[0] for c in TT_SYNTAX])
 def test_tt_syntax_round_trips_as_triton_prints_it(name, text, expected):
-    out = ttopt.optimize(text, [], "k.ttir")
+    out = _printed(text, "k.ttir")
     verdict = triton_accepts(out, ".ttir")
     assert verdict.ok, verdict.message
     assert triton_module_text(out, ".ttir") == triton_module_text(text, ".ttir")

@@ -22,6 +22,8 @@ methods, passes, rewriters), pinned to one release (:data:`XDSL_VERSION`, see
 * :func:`own_verify`: the ``verify_`` an op class defines, without the IRDL checks
   ``irdl_op_definition`` wraps around it (read from the wrapper's closure).
 * :func:`patch_string_literal`: xDSL's ``StringLiteral`` made to carry non-UTF-8 bytes.
+* :func:`keep_exact_value_names`: xDSL's ``name_hint`` setter made to keep MLIR's names as
+  they are (``%12``, ``%x_3``).
 
 When xDSL changes, this module (and the test) is what to update.
 """
@@ -214,10 +216,46 @@ def set_value_name(value: SSAValue, name: str) -> None:
     value._name = name  # noqa: SLF001
 
 
+def op_parts(op: Operation) -> tuple:
+    """``op``'s (operands, successors, regions) as the tuples it holds: xDSL replaces such a
+    tuple whenever one of them changes, so comparing the tuples by identity tells whether
+    they changed."""
+    return op._operands, op._successors, op.regions  # noqa: SLF001
+
+
 def operand_tuple(op: Operation) -> tuple:
     """``op``'s operands as the tuple the op holds (``op.operands`` builds a view object per
     call)."""
     return op._operands  # noqa: SLF001
+
+
+_EXACT_NAME = None
+
+
+def keep_exact_value_names() -> None:
+    """Make xDSL's ``name_hint`` setter keep a value's name as it is, MLIR's ``%12`` and
+    ``%x_3`` included (xDSL 0.74 refuses numeric names, so ``clone`` and
+    ``replace_all_uses_with`` fail on them, and strips a ``_N`` suffix).  ttopt's reader
+    names values exactly as the input does and its writer keeps those names
+    (:mod:`ttopt.ir.source`); a value that replaces another takes over its name.  A name that
+    is not an MLIR SSA name is still refused.  Idempotent."""
+    global _EXACT_NAME
+    if _EXACT_NAME is not None:
+        return
+    import re
+
+    from xdsl.ir.core import IRWithName
+
+    _EXACT_NAME = re.compile(r"[0-9]+|[A-Za-z_$.-][\w$.-]*")
+    original = IRWithName.name_hint
+
+    def setter(self, name):
+        if name is None or _EXACT_NAME.fullmatch(name):
+            self._name = name  # noqa: SLF001
+        else:
+            original.fset(self, name)  # (xDSL's error)
+
+    IRWithName.name_hint = property(original.fget, setter)
 
 
 def patch_string_literal(bytes_of: Callable[[str], bytes], text_of: Callable[[str], str]) -> None:

@@ -27,6 +27,6 @@ config.substitutions.append(("FileCheck", "filecheck"))
 
 config.environment["PATH"] = os.path.dirname(python) + os.pathsep + os.environ.get("PATH", "")
 config.environment["PYTHONPATH"] = root + os.pathsep + os.environ.get("PYTHONPATH", "")
-for var in ("HOME", "TRITON_CACHE_DIR", "TMPDIR"):
+for var in ("HOME", "TRITON_CACHE_DIR", "TMPDIR", "TTOPT_KEEP_TEXT"):
     if var in os.environ:
         config.environment[var] = os.environ[var]

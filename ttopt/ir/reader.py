@@ -192,6 +192,7 @@ class TritonParser(ParserBase):
         self._alias_texts: list[str] = []  # the `#x = ...` / `!x = ...` definitions so far
         self._alias_env: int | None = None  # their number in _ALIAS_ENVS (None: not yet)
         self.marks = RawMarks(starts=self.offsets)  # for the source map (ttopt.ir.source)
+        self._fill = versions.filled_properties(versions.current().release)
         self.depth = 0  # regions open around the current op
 
     # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
@@ -208,10 +209,8 @@ class TritonParser(ParserBase):
         else:
             self.ssa_values[name] = tuple(values)
         names = self.marks.names
-        keep = _VALID_NAME.fullmatch(name)  # (xDSL refuses a numeric name hint: `clone` fails)
-        for v in values:  # the exact name, numeric ones too, for the writer (ttopt.ir.source)
-            if keep:
-                set_value_name(v, name)
+        for v in values:  # the exact name, numeric ones too (the writer keeps them)
+            set_value_name(v, name)
             names[v] = name
         if isinstance(values[0], BlockArgument) and not (
             self._after_loc > span.start and self._after_loc == self.current_token.span.start
@@ -321,6 +320,14 @@ class TritonParser(ParserBase):
         marks = self.marks
         marks.depths[op] = depth
         marks.ends[op] = self.current_token.span.start
+        if self._fill:
+            rules = self._fill.get(op.name)
+            if rules:  # (an older release's op: the properties 3.6 requires, ttopt.dialects.versions)
+                props = op.properties
+                for prop, value in rules:
+                    if prop not in props:
+                        props[prop] = value(op)
+                        marks.filled.setdefault(op, set()).add(prop)
         return op
 
     def _parse_operation_at(self, start: int):
@@ -823,9 +830,9 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
     if "\r" in text:  # CRLF: MLIR takes \r as whitespace; line numbers count \n alone
         crlf = text.count("\r\n") == text.count("\n")  # (written back with CRLF)
         text = text.replace("\r\n", "\n")
-    as_read = text  # (what the writer copies unchanged ops from: same offsets as below)
     if "\x00" in text:  # MLIR skips a NUL between tokens (and keeps one inside a string)
         text = _NUL_OUTSIDE_STRINGS.sub(lambda m: m.group(1) or " ", text)
+    as_read = text  # (what the writer copies unchanged ops from: same offsets as below)
     stripped, locs = extract_loc_aliases(text, filename)
     stripped, trailing = _strip_trailing_locs(stripped, locs.values)
     parser = None

@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation, SSAValue
 
-from ..xdsl_compat import operand_tuple
+from ..xdsl_compat import op_parts
 
-KEEP_TEXT = os.environ.get("TTOPT_KEEP_TEXT", "0") == "1"
+KEEP_TEXT = os.environ.get("TTOPT_KEEP_TEXT", "1") == "1"
 """Print unchanged ops as they were read (being switched on)."""
 
 
@@ -66,11 +66,12 @@ class SourceMap:
     """Blocks written with a label (``^bb0(...):``)."""
     loc_texts: dict[int, tuple] = field(default_factory=dict)
     implicit_locs: dict[int, object] = field(default_factory=dict)
+    filled: dict[Operation, set[str]] = field(default_factory=dict)
 
     def clean(self, op: Operation, depth: int) -> OpSource | None:
         """``op``'s source pieces if it can be copied as it was read, else None."""
         src = self.ops.get(op)
-        if src is None or src.depth != depth or snapshot(op) != src.snap:
+        if src is None or src.depth != depth or not same_state(op, src.snap):
             return None
         return src
 
@@ -87,23 +88,49 @@ def block_snapshot(block: Block) -> tuple:
 
 
 def snapshot(op: Operation) -> tuple:
-    """What an op's text depends on, as comparable values (identity for SSA values)."""
-    results = tuple(op.results)
-    regions = op.regions
+    """What an op's text depends on: its operand, successor and region tuples (xDSL replaces
+    them on any change: compared by identity), result types and names, properties,
+    attributes, location, and its regions' blocks and entry arguments."""
+    operands, successors, regions = op_parts(op)
+    results = op.results
     return (
-        operand_tuple(op),
-        results,
-        tuple(r.type for r in results),
-        tuple(r.name_hint for r in results),
-        dict(op.properties),
-        dict(op.attributes),
+        operands,
+        successors,
+        regions,
+        tuple([r.type for r in results]) if results else (),
+        tuple([r.name_hint for r in results]) if results else (),
+        dict(op.properties) if op.properties else None,
+        dict(op.attributes) if op.attributes else None,
         op.location,
-        tuple(op.successors),
-        tuple(
-            (tuple(r.blocks), block_snapshot(r.blocks.first) if r.blocks.first is not None else ())
-            for r in regions
-        ) if regions else (),
+        tuple([_region_snapshot(r) for r in regions]) if regions else (),
     )
+
+
+def _region_snapshot(region) -> tuple:
+    first = region.blocks.first
+    return tuple(region.blocks), (block_snapshot(first) if first is not None else ())
+
+
+def same_state(op: Operation, snap: tuple) -> bool:
+    """Is ``op`` as :func:`snapshot` saw it?"""
+    operands, successors, regions = op_parts(op)
+    if operands is not snap[0] or successors is not snap[1] or regions is not snap[2]:
+        return False
+    if op.location is not snap[7]:
+        return False
+    props = op.properties
+    if (dict(props) if props else None) != snap[5]:
+        return False
+    attrs = op.attributes
+    if (dict(attrs) if attrs else None) != snap[6]:
+        return False
+    results = op.results
+    if results:
+        if tuple([r.type for r in results]) != snap[3] or tuple([r.name_hint for r in results]) != snap[4]:
+            return False
+    if regions and tuple([_region_snapshot(r) for r in regions]) != snap[8]:
+        return False
+    return True
 
 
 _LABEL_COMMENT = re.compile(r"\s*//[^\"]*$")  # `^bb1:  // 2 preds: ^bb0, ^bb3`
@@ -180,6 +207,7 @@ def build(text: str, parsed: str, crlf: bool, module, raw) -> SourceMap:
     smap.names = raw.names
     smap.loc_texts = raw.loc_texts
     smap.implicit_locs = raw.implicit_locs
+    smap.filled = raw.filled
     smap.labeled = set(raw.labels)
     ops = smap.ops
     starts, ends, depths, regions = raw.starts, raw.ends, raw.depths, raw.regions
@@ -268,6 +296,9 @@ class RawMarks:
     """id(location) -> (location, its text ``loc(...)`` as written)"""
     implicit_locs: dict[int, object] = field(default_factory=dict)
     """id(location) -> location, for what was written without ``loc(...)``"""
+    filled: dict[Operation, set[str]] = field(default_factory=dict)
+    """Properties the reader set that the input's release does not write
+    (:func:`ttopt.dialects.versions.filled_properties`)."""
 
 
 __all__ = ["OpSource", "RawMarks", "SourceMap", "block_snapshot", "build", "snapshot"]

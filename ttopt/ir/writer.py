@@ -176,11 +176,16 @@ class TritonPrinter(PrinterBase):
 
     @staticmethod
     def _fresh_kept(hint: str | None, taken: set[str]) -> str:
-        if hint:
+        """``hint`` if no live value has it, else a name of the same kind that none has: a
+        numeric one for a numeric hint (MLIR's ``%3_1`` is not a name: a name that starts
+        with a digit is all digits), ``hint_N`` otherwise."""
+        if hint and not hint.isdigit():
             candidate, k = hint, 0
             while candidate in taken:
                 k += 1
                 candidate = f"{hint}_{k}"
+        elif hint and hint not in taken:
+            candidate = hint
         else:
             k = 0
             while str(k) in taken:
@@ -257,6 +262,19 @@ class TritonPrinter(PrinterBase):
         self.print_string(" = ")
 
     def print_op(self, op: Operation) -> None:
+        src = self.source
+        if src is not None and src.filled:
+            filled = src.filled.get(op)
+            if filled:  # properties the input's release does not write: left out again
+                saved = {k: op.properties.pop(k) for k in filled if k in op.properties}
+                try:
+                    self._print_op(op)
+                finally:
+                    op.properties.update(saved)
+                return
+        self._print_op(op)
+
+    def _print_op(self, op: Operation) -> None:
         # xDSL's print_op, with what it asks of each op's class (isolated scope? custom
         # format?) decided once per class: 15% of the printing time went to those questions
         how = _HOW.get(type(op))
@@ -290,8 +308,9 @@ class TritonPrinter(PrinterBase):
 
     def _print_op_location(self, loc: Attribute) -> None:
         src = self.source
-        if src is not None and id(loc) in src.implicit_locs:
-            return  # written without one: MLIR gives it the same location again
+        if src is not None and (id(loc) in src.implicit_locs or not src.loc_texts):
+            return  # written without one (MLIR gives it the same location again), or a
+            # module written without locations (a new op's `loc(unknown)` too)
         self.print_string(" ")
         self.print_attribute(loc)
 
@@ -488,13 +507,17 @@ def _print_splat(printer: Printer, attr: DenseIntOrFPElementsAttr) -> bool:
     return True
 
 
-def write_module(mod: TritonModule) -> str:
-    """``mod`` as text, in the syntax of the Triton release it was read as."""
+def write_module(mod: TritonModule, keep_text: bool | None = None) -> str:
+    """``mod`` as text, in the syntax of the Triton release it was read as.
+
+    ``keep_text`` (default: on, ``TTOPT_KEEP_TEXT=0`` turns it off): what no pass changed is
+    copied from the input (:mod:`ttopt.ir.source`); off, every op is printed (what the
+    printer makes of an op is then all there is: the tests of the printer use this)."""
     with versions.syntax(mod.triton_version):
-        return _write_module(mod)
+        return _write_module(mod, KEEP_TEXT if keep_text is None else keep_text)
 
 
-def _write_module(mod: TritonModule) -> str:
+def _write_module(mod: TritonModule, keep_text: bool) -> str:
     locs = mod.locs
     loc_names: dict[Attribute, str] = {}
     if locs is not None:
@@ -505,7 +528,7 @@ def _write_module(mod: TritonModule) -> str:
         attr_names.setdefault(value, name)
 
     out = io.StringIO()
-    src = mod.source_map if KEEP_TEXT else None
+    src = mod.source_map if keep_text else None
     if src is not None and src.prologue is not None and src.aliases == mod.attr_aliases:
         found = src.clean(mod.op, 0)
         if found is not None:  # the module as read, but for what the passes changed
