@@ -22,6 +22,8 @@ from xdsl.utils.arg_spec import parse_pipeline as _parse_arg_specs
 from xdsl.utils.exceptions import ArgSpecParseError
 
 from .errors import TTOptError, TTOptInternalError
+from . import parallel
+from .ir import source
 from .ir.reader import TritonModule, read_module
 from .ir.verify import verify_module
 from .ir.writer import write_module
@@ -312,8 +314,13 @@ def run_pipeline(
     verify: bool = True,
     verify_each: bool = False,
     triton_version: str | None = None,
+    jobs: int | None = None,
 ) -> OptimizeResult:
     """Parse ``text``, apply ``passes`` in order, print.
+
+    ``jobs``: worker processes for a large module (:mod:`ttopt.parallel`: its functions in
+    groups, one process each, where that cannot change the result); None: one per core
+    (``TTOPT_JOBS`` sets the number), 1: this process only.
 
     ``triton_version`` (``"3.5"``): the Triton release that wrote ``text``, where the text
     itself cannot tell (:mod:`ttopt.dialects.versions`); the output is in that release's
@@ -330,6 +337,16 @@ def run_pipeline(
 
     Raises :class:`TTOptError` for bad input and :class:`TTOptInternalError` (a subclass)
     for a bug inside ttopt; never anything else for any ``text``."""
+    if jobs != 1 and callback is None and len(text) >= parallel.MIN_BYTES and source.KEEP_TEXT:
+        n = jobs or parallel.default_jobs()
+        if n > 1 and "tt.call" not in text:
+            pipeline = resolve_passes(passes)
+            shape = parallel.shape_of(text) if parallel.function_local(pipeline) else None
+            if shape is not None:
+                result = parallel.run(text, shape, pipeline, filename, verify, verify_each,
+                                      triton_version, n)
+                if result is not None:
+                    return result
     return run_deep(_run_pipeline, text, passes, filename, callback, verify, verify_each, triton_version)
 
 
