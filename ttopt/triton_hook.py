@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 
 from . import __version__
 from .decisions import KEEP, Decisions
+from .errors import TTOptError
 from .decisions import load as load_decisions
 from .passes import expand_aliases
 from .pipeline import resolve_passes, run_deep
@@ -511,6 +512,15 @@ def enable(
     import triton
 
     global _state
+    knobs = getattr(triton, "knobs", None)
+    runtime = getattr(knobs, "runtime", None)
+    if runtime is None or "add_stages_inspection_hook" not in dir(runtime):
+        raise TTOptError(
+            f"Triton {getattr(triton, '__version__', '?')} has no stages inspection hook "
+            "(triton.knobs.runtime.add_stages_inspection_hook, Triton 3.6+): the in-process hook "
+            "cannot run; use TRITON_KERNEL_DUMP / TRITON_KERNEL_OVERRIDE with ttopt-opt instead",
+            "ttopt.triton_hook",
+        )
     # an alias (`exact`, `all`) becomes the passes it stands for now: they name the cache
     passes = expand_aliases(passes)
     resolve_passes(passes)  # unknown pass: TTOptError now, not at compile time
