@@ -85,7 +85,10 @@ def test_exact_is_every_exact_pass_and_all_adds_the_reassociations():
     if "hoist-load" in PASSES:  # loads leave loops first, then duplicates are merged
         assert exact[0] == "hoist-load"
     assert alias_passes("all") == exact + ["div-chain", "recip-hoist"]
-    assert set(PIPELINE_ALIASES) == {"exact", "all"}
+    assert set(PIPELINE_ALIASES) == {"exact", "all", "default"}
+    # default: the exact rewrites measured never slower (hoist-load measured slower: out)
+    assert alias_passes("default") == ["redundant-load", "redundant-reduce"]
+    assert set(alias_passes("default")) <= set(exact) and "hoist-load" not in alias_passes("default")
     assert expand_aliases(["cse", "exact"]) == ["cse", *exact]
 
 
@@ -131,7 +134,7 @@ def test_optimize_and_run_pipeline():
     # an alias among names and pass instances
     mixed = ttopt.run_pipeline(KERNEL, ["exact", parse_pipeline("cse")[0], "div-chain"])
     assert [s.name for s in mixed.stats] == [*alias_passes("exact"), "div-chain"]
-    with pytest.raises(TTOptError, match="unknown pass 'alll'.*aliases: exact, all"):
+    with pytest.raises(TTOptError, match="unknown pass 'alll'.*aliases: exact, all, default"):
         ttopt.optimize(KERNEL, ["alll"])
 
 

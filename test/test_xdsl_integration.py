@@ -155,7 +155,7 @@ def test_no_sink_no_stats_and_legacy_run_still_returns_them():
     [
         ("nope,cse", "unknown pass 'nope' in pipeline 'nope,cse' (known: redundant-load, "
                      "redundant-reduce, div-chain, recip-hoist, hoist-load, cse, canonicalize, "
-                     "dce, exact, all)"),
+                     "dce, exact, all, default)"),
         ("redundant-load{bogus=1}", "bad options for pass 'redundant-load'"),
         ("redundant-load{respect-hints=3}", "bad options for pass 'redundant-load'"),
         ("cse{x=1}", "bad options for pass 'cse'"),
@@ -261,7 +261,7 @@ def test_list_passes(no_loaded_passes):
     lines = res.stdout.splitlines()
     assert [ln.split()[0] for ln in lines] == [
         "redundant-load", "redundant-reduce", "div-chain", "recip-hoist", "hoist-load",
-        "cse", "canonicalize", "dce", "exact", "all",
+        "cse", "canonicalize", "dce", "exact", "all", "default",
     ]
     assert lines[0].endswith(
         "[options: respect-hints=false, value-numbering=true, implied-masks=true, "

@@ -503,7 +503,7 @@ def enable(
     decisions: str | os.PathLike | None = None,
 ) -> HookState:
     """Run ``passes`` on every kernel Triton compiles from now on (``stages``: ttir, ttgir).
-    Pass names or the aliases ``exact`` and ``all`` (expanded here: the cache folder and
+    Pass names or the aliases ``exact``, ``all`` and ``default`` (expanded here: the cache folder and
     :attr:`HookState.passes` name the passes themselves).
 
     ``decisions``: a ``ttopt tune`` decision file (``python -m bench.tune``); then, instead of

@@ -7,7 +7,7 @@ Registered in ``pyproject.toml``::
 
 so that xDSL's ``Universe.get_multiverse()`` (and thus ``xdsl-opt``, ``xdsl-gui``...) finds
 ttopt's passes (``redundant-load``, ``redundant-reduce``, ``div-chain``, ``recip-hoist``,
-``hoist-load``; the aliases ``exact``/``all`` are ttopt-opt's only) and Triton's own
+``hoist-load``; the aliases ``exact``/``all``/``default`` are ttopt-opt's only) and Triton's own
 dialects (``tt``, ``ttg``, ``ttng``).
 
 Not registered: ``arith``, ``math``, ``scf``, ``cf``, ``gpu``, ``ub`` and ``llvm``.  The
