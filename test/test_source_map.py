@@ -188,3 +188,26 @@ def test_copying_is_what_makes_the_output_the_input():
     for p in files[::25]:
         text = p.read_text()
         assert write_module(read_module(text, str(p))) == text, p
+
+
+def test_fresh_names_are_found_without_rescanning():
+    """The writer's search for a free ``hint_N`` (and a free number) goes on from where it last
+    stopped, with the same answer as a search from 0: n new values named after one hint cost
+    O(n) lookups, not O(n^2) (a long function with thousands of rewrites printed in seconds)."""
+    from ttopt.ir.writer import TritonPrinter, _Taken
+
+    class Counting(_Taken):
+        lookups = 0
+
+        def __contains__(self, item):
+            Counting.lookups += 1
+            return super().__contains__(item)
+
+    taken = Counting(["x"] + [f"x_{k}" for k in range(1, 500)] + [str(k) for k in range(300)])
+    got = [TritonPrinter._fresh_kept("x", taken) for _ in range(200)]
+    assert got == [f"x_{k}" for k in range(500, 700)]
+    nums = [TritonPrinter._fresh_kept("7", taken) for _ in range(100)]
+    assert nums == [str(k) for k in range(300, 400)]
+    assert Counting.lookups < 2 * (500 + 200 + 300 + 100)  # (a search from 0 each time: ~160,000)
+    # another hint has its own search
+    assert TritonPrinter._fresh_kept("y", taken) == "y"

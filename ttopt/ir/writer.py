@@ -31,6 +31,15 @@ from .reader import TritonModule
 from .source import KEEP_TEXT, SourceMap
 
 
+
+class _Taken(set):
+    """The names taken in one function, and where the search for a free ``hint_N`` (or a
+    free number) last stopped, per hint."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.resume: dict[str, int] = {}
+
 class TritonPrinter(PrinterBase):
     """xDSL's printer, printing aliased attributes by alias name.
 
@@ -179,18 +188,25 @@ class TritonPrinter(PrinterBase):
         """``hint`` if no live value has it, else a name of the same kind that none has: a
         numeric one for a numeric hint (MLIR's ``%3_1`` is not a name: a name that starts
         with a digit is all digits), ``hint_N`` otherwise."""
+        # (names are only ever added to `taken`, so the search for a hint goes on from where
+        # it last stopped: the same name as a search from 0, without a quadratic walk)
+        resume = taken.resume if isinstance(taken, _Taken) else {}
         if hint and not hint.isdigit():
-            candidate, k = hint, 0
+            candidate, k = hint, resume.get(hint, 0)
+            if k:
+                candidate = f"{hint}_{k}"
             while candidate in taken:
                 k += 1
                 candidate = f"{hint}_{k}"
+            resume[hint] = k
         elif hint and hint not in taken:
             candidate = hint
         else:
-            k = 0
+            k = resume.get("", 0)
             while str(k) in taken:
                 k += 1
             candidate = str(k)
+            resume[""] = k
         taken.add(candidate)
         return candidate
 
@@ -208,7 +224,7 @@ class TritonPrinter(PrinterBase):
         taken = self._taken.get(scope)
         if taken is None:
             names = self.source.names
-            taken = set()
+            taken = _Taken()
             for op in scope.walk():
                 for r in op.results:
                     n = names.get(r)
