@@ -100,3 +100,24 @@ def test_what_is_not_split(split):
     two = module(2)
     assert parallel.shape_of(two) is not None
     assert parallel.shape_of(two.replace("module {\n", "module {\n  // note\n", 1)) is None
+
+
+def test_a_batch_worker_runs_a_large_module_itself(split, tmp_path):
+    """ttopt-opt --jobs 2 over large files: each batch worker (a daemonic process, which may not
+    have children) reads its module in one process; the outputs are those of --jobs 1."""
+    from click.testing import CliRunner
+
+    from ttopt import cli
+
+    for i in range(3):
+        (tmp_path / "in" / f"k{i}").mkdir(parents=True)
+        (tmp_path / "in" / f"k{i}" / "big.ttir").write_text(module(4 + i))
+    outs = {}
+    for jobs in ("1", "2"):
+        res = CliRunner().invoke(cli.main, ["-p", ",".join(PASSES), str(tmp_path / "in"),
+                                            "--output-dir", str(tmp_path / jobs), "--jobs", jobs])
+        assert res.exit_code == 0, res.output
+        outs[jobs] = {p.relative_to(tmp_path / jobs): p.read_text() for p in (tmp_path / jobs).rglob("*.ttir")}
+    assert len(outs["1"]) == 3 and outs["1"] == outs["2"]
+    for i in range(3):  # (rewritten: a load merged in every function)
+        assert outs["1"][Path(f"k{i}/big.ttir")] != module(4 + i)

@@ -34,6 +34,11 @@ from dataclasses import dataclass
 MIN_BYTES = 2_000_000
 """Smaller modules are read in one process (starting workers costs more than it saves)."""
 
+CHUNK_BYTES = 4_000_000
+"""A chunk holds about this much text at most (more chunks than workers for a large module):
+each chunk runs in a fresh worker process that exits after it, so no process ever holds more
+than one chunk's IR, and the memory of a run is about that of ``jobs`` chunks."""
+
 _HEADER = re.compile(r"module(?: @[\w$.-]+)?(?: attributes \{.*\})? \{")
 _FUNC_START = re.compile(r"  tt\.func (?:public |private |nested )?@([\w$.-]+)")
 _FUNC_END = re.compile(r"  \}(?: loc\(.*\))?$")
@@ -95,6 +100,13 @@ def function_local(passes) -> bool:
 
 
 def default_jobs() -> int:
+    """Worker processes for a large module: ``TTOPT_JOBS``, else one per core; 1 inside a
+    daemonic process (a batch worker of ``ttopt-opt --jobs N``: it may not have children, and
+    its siblings use the other cores)."""
+    import multiprocessing
+
+    if multiprocessing.current_process().daemon:
+        return 1
     env = os.environ.get("TTOPT_JOBS")
     if env and env.isdigit():
         return max(1, int(env))
@@ -191,12 +203,18 @@ def run(text: str, shape: Shape, passes, filename: str, verify: bool, verify_eac
         found = triton_release(text, filename, triton_version)
     except (TTOptError, ValueError):
         return None  # (the plain run reports it)
-    pieces = chunks(shape, jobs * 2)
+    pieces = chunks(shape, max(jobs * 2, -(-len(text) // CHUNK_BYTES)))
+    shape.lines = []  # (the chunks hold the text now: no copy of it line by line in memory)
     _JOB.update(found=(found.release, found.low, found.high), passes=passes, verify=verify, verify_each=verify_each,
                 triton_version=triton_version)
+    if multiprocessing.current_process().daemon or "fork" not in multiprocessing.get_all_start_methods():
+        return None
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(min(jobs, len(pieces))) as pool:
-        results = pool.map(_work, [(chunk, filename) for chunk, _ in pieces], chunksize=1)
+    try:
+        with ctx.Pool(min(jobs, len(pieces)), maxtasksperchild=1) as pool:
+            results = pool.map(_work, [(chunk, filename) for chunk, _ in pieces], chunksize=1)
+    except (OSError, AssertionError):  # (no processes to be had: one process does it)
+        return None
     if any(r[0] != "ok" for r in results):
         return None
     bodies = []
