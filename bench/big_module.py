@@ -5,7 +5,12 @@ The module holds N copies of ``corpus/small/looped_softmax.ttir`` (loops, three 
 masked loads and stores, locations), each function renamed, up to ``--mb`` megabytes (10 by
 default: the hardening issue's "any input under 10 MB answers in under 10 s").
 
-    python -m bench.big_module [--mb 10] [--keep FILE]
+    python -m bench.big_module [--mb 10] [--jobs N]... [--keep FILE]
+
+Reports the wall time and the peak RSS of each (Triton 3.6's parse + verify in a process of
+its own; ttopt-opt with TTOPT_JOBS=1, then one worker per core: the largest process, and the
+PSS summed over ttopt-opt and its workers at one time, sampled every 20 ms).  Triton's time
+is the best of three runs.
 """
 
 from __future__ import annotations
@@ -38,7 +43,73 @@ def build(megabytes: float) -> str:
     return head + "\n".join(copies) + tail
 
 
-def _triton_seconds(path: str) -> float:
+def _pss_kb(pid: int) -> int:
+    """The proportional set size of ``pid`` (kB): its private pages plus its share of the
+    pages it shares (a forked worker shares its parent's pages: RSS would count them twice)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _tree_pss_kb(root: int) -> int:
+    """The summed PSS (kB) of process ``root`` and all its descendants (Linux /proc): the
+    memory they use together."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += _pss_kb(pid)
+        todo.extend(children.get(pid, []))
+    return total
+
+
+def measured(cmd: list[str], env=None) -> tuple[float, float, float, int, str, str]:
+    """Run ``cmd``: (wall seconds, peak RSS of its largest process in MB (ru_maxrss of the
+    children: the command and any worker processes it waited for), peak of the PSS summed over
+    the command and all its descendants at one time in MB (sampled every 20 ms: the memory
+    they use together, shared pages counted once), exit status, stdout, stderr)."""
+    import resource
+    import threading
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    peak = [0]
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(0.02):
+            peak[0] = max(peak[0], _tree_pss_kb(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if largest <= before:
+        largest = peak[0]  # (an earlier child was larger: ru_maxrss keeps the maximum)
+    return wall, largest / 1024, peak[0] / 1024, proc.returncode, out, err
+
+
+def _triton(path: str) -> tuple[float, float, float]:
+    """Triton 3.6's C++ parse + verify of ``path`` in a fresh process: (parse+verify seconds,
+    the process's wall seconds, its peak RSS in MB)."""
     code = (
         "import sys, time\n"
         "from triton._C.libtriton import ir\n"
@@ -46,40 +117,47 @@ def _triton_seconds(path: str) -> float:
         "t = time.perf_counter(); m = ir.parse_mlir_module(sys.argv[1], ctx); m.context = ctx\n"
         "assert m.verify(); print(time.perf_counter() - t)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True)
-    return float(out.stdout.strip())
+    wall, rss, _tree, rc, out, err = measured([sys.executable, "-c", code, path])
+    if rc != 0:
+        raise RuntimeError(err)
+    return float(out.strip()), wall, rss
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=float, default=10.0)
+    ap.add_argument("--jobs", type=int, action="append",
+                    help="TTOPT_JOBS for ttopt-opt (repeatable; default: 1, then every core)")
     ap.add_argument("--keep", help="also write the module here")
     args = ap.parse_args(argv)
     text = build(args.mb)
+    funcs = text.count("tt.func public")
+    print(f"module: {len(text) / 1e6:.1f} MB, {funcs} kernels, {text.count(chr(10))} lines; "
+          f"{os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "big.ttir")
         Path(src).write_text(text)
         if args.keep:
             Path(args.keep).write_text(text)
-        cmd = [
-            sys.executable, "-c", "from ttopt.cli import entry; entry()", src,
-            "-p", "redundant-load,redundant-reduce,div-chain", "--time-passes",
-            "-o", os.path.join(d, "out.ttir"),
-        ]
-        t = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        wall = time.perf_counter() - t
-        if proc.returncode != 0:
-            print(proc.stderr, file=sys.stderr)
-            return 1
-        triton = _triton_seconds(src)
-    funcs = text.count("tt.func public")
-    print(f"module: {len(text) / 1e6:.1f} MB, {funcs} kernels, {text.count(chr(10))} lines")
-    print(f"ttopt-opt end to end (start-up, read, 3 passes, print, write): {wall:.1f} s")
-    for line in proc.stderr.splitlines():
-        if re.search(r"\d+\.\d+ \(", line):
-            print("  " + line.strip())
-    print(f"Triton parse + verify: {triton:.2f} s")
+        t_parse, t_wall, t_rss = min(_triton(src) for _ in range(3))
+        print(f"Triton parse + verify: {t_parse:.2f} s (its process: {t_wall:.2f} s, peak RSS {t_rss:.0f} MB)")
+        for jobs in args.jobs or [1, os.cpu_count() or 1]:
+            cmd = [
+                sys.executable, "-c", "from ttopt.cli import entry; entry()", src,
+                "-p", "redundant-load,redundant-reduce,div-chain", "--time-passes",
+                "-o", os.path.join(d, "out.ttir"),
+            ]
+            wall, rss, tree, rc, _out, err = measured(cmd, env={**os.environ, "TTOPT_JOBS": str(jobs)})
+            if rc != 0:
+                print(err, file=sys.stderr)
+                return 1
+            print(f"ttopt-opt, TTOPT_JOBS={jobs}, end to end (start-up, read, 3 passes, print, write): "
+                  f"{wall:.1f} s = {wall / t_parse:.1f}x Triton's parse + verify; peak RSS: largest "
+                  f"process {rss:.0f} MB = {rss / t_rss:.2f}x Triton's; PSS of all its processes at "
+                  f"once {tree:.0f} MB = {tree / t_rss:.2f}x")
+            for line in err.splitlines():
+                if re.search(r"\d+\.\d+ \(", line):
+                    print("    " + line.strip())
     return 0
 
 
