@@ -46,6 +46,17 @@ def test_round_trip_is_byte_identical(path):
 
 
 @pytest.mark.parametrize("path", FILES, ids=ident)
+def test_every_pass_runs_and_its_output_reads_as_the_same_release(path):
+    """``all`` (every pass of ttopt) on every fixture: no error, and what it prints reads back
+    as a text of the same release (and prints back byte for byte).  Whether the release's own
+    parser accepts it: test_versions_oracle.py."""
+    text = path.read_text()
+    release = versions.show(release_of(path))
+    out = ttopt.run_pipeline(text, ["all"], str(path), triton_version=release).text
+    assert ttopt.optimize(out, [], "out", triton_version=release) == out
+
+
+@pytest.mark.parametrize("path", FILES, ids=ident)
 def test_release_is_told_from_the_text(path):
     """The releases the text's signs allow include the one that wrote it; naming that release
     is accepted, and so is every release the signs allow."""

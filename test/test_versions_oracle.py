@@ -178,3 +178,24 @@ def test_version_accepts_ttopt_outputs(version, tmp_path):
     assert rewrites >= 4 and outs  # (looped_reduction, div_chain: TTIR and TTGIR)
     rejected = [f"{r['file']}: {r['error']}" for r in oracle.check(version, outs) if not r["ok"]]
     assert not rejected, "\n".join(rejected)
+
+
+@pytest.mark.parametrize("version", ["3.5.1", "3.6.0", "3.7.1", "3.8.0", "3.9.0"])
+def test_the_hook_under_each_release(version):
+    """tools/versions/hook_check.py in the release's environment: 3.5 (no stages hook) refuses
+    with one clear error; 3.6+ rewrite (one load fewer), compile to a cubin, and compile as
+    Triton alone does again after disable()."""
+    require_env(version)
+    import subprocess
+
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "versions" / "hook_check.py"), version],
+                          capture_output=True, text=True, timeout=600)
+    rows = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    assert len(rows) == 1, proc.stdout + proc.stderr
+    row = rows[0]
+    assert row["ok"], row
+    if version == "3.5.1":
+        assert not row["has_hook"] and "has no stages inspection hook" in row["refused"]
+    else:
+        assert row["hooked_loads"] == row["plain_loads"] - 1 and row["hooked_cubin_bytes"] > 0
+        assert row["again_same"]
