@@ -41,8 +41,69 @@ XDSL_VERSION = "0.74.0"
 """The xDSL release this module was written against (``pyproject.toml`` pins it)."""
 
 
+_MISSING = object()
+
+
+class _Checkpoint:
+    """What :meth:`ScopedValues.copy` returns: the table and how many definitions it had."""
+
+    __slots__ = ("owner", "mark")
+
+    def __init__(self, owner: "ScopedValues", mark: int):
+        self.owner, self.mark = owner, mark
+
+
+class ScopedValues(dict):
+    """The parser's SSA name table, with a journal of its definitions, so that leaving a
+    region undoes the region's definitions instead of restoring a copy of the whole table.
+
+    xDSL 0.74's ``parse_optional_region`` saves ``self.ssa_values.copy()`` on entering a
+    region and assigns it back on leaving: a copy of every name defined so far, per region, so
+    a function with n reductions (each with its combiner region) costs O(n^2) to read.  Here
+    ``copy()`` is a checkpoint (the journal's length), and :class:`ParserBase`'s
+    ``ssa_values`` setter, given a checkpoint, takes the definitions made since out again
+    (restoring any value a definition replaced): the same table, in time proportional to the
+    region."""
+
+    __slots__ = ("journal",)
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.journal: list = []
+
+    def __setitem__(self, key, value) -> None:
+        self.journal.append((key, dict.get(self, key, _MISSING)))
+        dict.__setitem__(self, key, value)
+
+    def copy(self):  # type: ignore[override]
+        return _Checkpoint(self, len(self.journal))
+
+    def rollback(self, mark: int) -> None:
+        journal = self.journal
+        while len(journal) > mark:
+            key, old = journal.pop()
+            if old is _MISSING:
+                dict.pop(self, key, None)
+            else:
+                dict.__setitem__(self, key, old)
+
+
 class ParserBase(Parser):
     """xDSL's parser with public names for what ttopt's reader uses of its internals."""
+
+    # --- the SSA name table: scoped by a journal (see ScopedValues)
+    @property
+    def ssa_values(self) -> ScopedValues:
+        return self.__dict__["ssa_values"]
+
+    @ssa_values.setter
+    def ssa_values(self, table) -> None:
+        if isinstance(table, _Checkpoint):  # leaving a region: undo its definitions
+            table.owner.rollback(table.mark)
+            table = table.owner
+        elif not isinstance(table, ScopedValues):
+            table = ScopedValues(table)
+        self.__dict__["ssa_values"] = table
 
     # --- state
     @property
