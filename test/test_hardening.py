@@ -333,3 +333,31 @@ def test_hexadecimal_location_numbers(tmp_path):
 def test_scf_if_nested_2000_deep(tmp_path):
     out = _accepted(_deep_ifs(2000).encode(), tmp_path, ".ttir")
     assert out.count(b"scf.if") == 2000
+
+
+WS_LAYOUTS = '''#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked9 = #ttg.blocked<{sizePerThread = [1],threadsPerWarp = [32], warpsPerCTA = [ 4 ], order = [0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f(%a: tensor<128xf32, #blocked>, %b: tensor<128xf32, #blocked9>, %p: tensor<128x!tt.ptr<f32>, #blocked>) {
+    %c = arith.addf %a, %b : tensor<128xf32, #blocked>
+    %d = arith.addf %c, %c : tensor<128xf32, #ttg.blocked<{sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]}>>
+    tt.store %p, %d : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+'''
+
+
+def test_whitespace_inside_a_layout_is_the_same_layout():
+    """Triton reads `[1,4]` and `[1, 4]` (and `= [ 4 ]`) into one attribute: two spellings
+    of a layout are one type, not a mismatch (ttopt refused this, found by the fuzz test);
+    the text is written back as read, and a different layout is still a different type."""
+    res = triton_accepts(WS_LAYOUTS)
+    assert res.ok, res
+    assert ttopt.optimize(WS_LAYOUTS, []) == WS_LAYOUTS
+    assert ttopt.optimize(WS_LAYOUTS, ["exact"]) == WS_LAYOUTS
+    other = WS_LAYOUTS.replace("%b: tensor<128xf32, #blocked9>", "%b: tensor<128xf32, #blocked2>")
+    assert not triton_accepts(other).ok
+    with pytest.raises(ttopt.TTOptError, match="6:25: error: operand is used with type"):
+        ttopt.optimize(other, [])

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import re
+
 from xdsl.dialects.builtin import IntAttr, StringAttr, TensorType, i1
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
@@ -132,15 +134,44 @@ class OpaqueBodyAttr(ParametrizedAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         if self.body.data:
-            printer.print_string(self.body.data)
+            printer.print_string(_SPELLING.get(self.body.data, self.body.data))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
         # xDSL's own scanner of a dialect attribute's `<...>` body (any xDSL parser,
         # xdsl-opt's too)
         if peek_token(parser).text == "<":
-            return (StringAttr("<" + dialect_symbol_body(parser) + ">"),)
+            return (StringAttr(body_key("<" + dialect_symbol_body(parser) + ">")),)
         return (StringAttr(""),)
+
+
+_SPELLING: dict[str, str] = {}
+"""The first spelling read of each body key (:func:`body_key`): what is printed for it."""
+
+_WS = re.compile(r'"(?:[^"\\]|\\.)*"|\s+')
+_TIGHT = set(",[]{}()<>=:")
+
+
+def body_key(text: str) -> str:
+    """An opaque body as MLIR tells bodies apart: whitespace between tokens does not count
+    (``[1,4]`` is ``[1, 4]``, as Triton's parser reads both into one attribute).  A run of
+    whitespace next to punctuation goes, any other becomes one space (it separates two
+    tokens); string literals are kept as they are.  The text as first read is what prints."""
+    if not any(c.isspace() for c in text):
+        return text
+
+    def one(m: re.Match) -> str:
+        s = m.group(0)
+        if s.startswith('"'):
+            return s
+        before = text[m.start() - 1] if m.start() else ","
+        after = text[m.end()] if m.end() < len(text) else ","
+        return "" if before in _TIGHT or after in _TIGHT else " "
+
+    key = _WS.sub(one, text)
+    if key != text:
+        _SPELLING.setdefault(key, text)
+    return key
 
 
 def opaque_attr(attr_name: str, is_type: bool = False) -> type[OpaqueBodyAttr]:
