@@ -121,3 +121,19 @@ def test_a_batch_worker_runs_a_large_module_itself(split, tmp_path):
     assert len(outs["1"]) == 3 and outs["1"] == outs["2"]
     for i in range(3):  # (rewritten: a load merged in every function)
         assert outs["1"][Path(f"k{i}/big.ttir")] != module(4 + i)
+
+
+def test_one_worker_still_takes_a_large_module_a_chunk_at_a_time(split, monkeypatch):
+    """TTOPT_JOBS=1 (or one core): a module of several chunks runs through one worker process,
+    a chunk at a time (bounded memory), with the output of one process; ``jobs=1`` keeps it
+    in this process."""
+    monkeypatch.setenv("TTOPT_JOBS", "1")
+    text = module(6)
+    monkeypatch.setattr(parallel, "CHUNK_BYTES", len(text) // 3)
+    serial = run_pipeline(text, PASSES, jobs=1)
+    assert split == []
+    assert run_pipeline(text, PASSES).text == serial.text
+    assert split == [True]
+    monkeypatch.setattr(parallel, "CHUNK_BYTES", len(text))  # (one chunk: nothing to bound)
+    assert run_pipeline(text, PASSES).text == serial.text
+    assert split == [True]

@@ -320,7 +320,8 @@ def run_pipeline(
 
     ``jobs``: worker processes for a large module (:mod:`ttopt.parallel`: its functions in
     groups, one process each, where that cannot change the result); None: one per core
-    (``TTOPT_JOBS`` sets the number), 1: this process only.
+    (``TTOPT_JOBS`` sets the number; with one, a module of several chunks still goes through
+    one worker, a chunk at a time, to bound memory), 1: this process only.
 
     ``triton_version`` (``"3.5"``): the Triton release that wrote ``text``, where the text
     itself cannot tell (:mod:`ttopt.dialects.versions`); the output is in that release's
@@ -339,7 +340,9 @@ def run_pipeline(
     for a bug inside ttopt; never anything else for any ``text``."""
     if jobs != 1 and callback is None and len(text) >= parallel.MIN_BYTES and source.KEEP_TEXT:
         n = jobs or parallel.default_jobs()
-        if n > 1 and "tt.call" not in text:
+        # one worker too, for a module of several chunks: each chunk in a process of its own
+        # keeps the memory of a run to about one chunk's
+        if (n > 1 or len(text) >= 2 * parallel.CHUNK_BYTES) and "tt.call" not in text:
             pipeline = resolve_passes(passes)
             shape = parallel.shape_of(text) if parallel.function_local(pipeline) else None
             if shape is not None:
