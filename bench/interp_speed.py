@@ -5,8 +5,10 @@
 
 For each kernel of a deterministic sample (``--n`` files drawn with ``--sample-seed`` from the
 sorted corpus; ``--all`` for every file): the time to read it (``read_module``), to compile and
-run one program instance (``run_kernel`` on the parsed module, first run: compiles), and to run
-it again (``rerun``: compiled, as ``compare`` does for each seed and program id); the best of
+run one program instance (``run_kernel`` on the parsed module, first run: compiles), to run
+it again (``rerun``: compiled, as ``compare`` does for each seed and program id), and what
+``ttopt-opt -p default --validate`` adds to a run (``validate``: the kernel against its
+``default`` output, both read and compiled, 3 seeds x 3 program ids, bit for bit); the best of
 ``--repeat``.  Prints a table and the median / 90th percentile / max of the run times.  No
 assertion: a report.
 """
@@ -58,6 +60,8 @@ def main(argv=None) -> int:
     ap.add_argument("--gpu-numerics", action="store_true", help="fp_contract=True, reduce_order='gpu'")
     args = ap.parse_args(argv)
 
+    import ttopt
+    from ttopt.batch import validate
     from ttopt.interp import Program, run_kernel
     from ttopt.ir.reader import read_module
 
@@ -67,7 +71,7 @@ def main(argv=None) -> int:
     files = sample(args.n, args.sample_seed, args.all)
     pid, nprog = _triple(args.pid), _triple(args.num_programs)
     rows = []
-    print(f"{'kernel':<72} {'ops':>5} {'read ms':>8} {'run ms':>8} {'rerun ms':>8} {'written B':>10}")
+    print(f"{'kernel':<72} {'ops':>5} {'read ms':>8} {'run ms':>8} {'rerun ms':>8} {'valid. ms':>9} {'written B':>10}")
     for path in files:
         text = path.read_text()
         rel = str(path.relative_to(CORPUS))
@@ -86,9 +90,12 @@ def main(argv=None) -> int:
             run_kernel(prog, pids=pid, num_programs=nprog)
             t_rerun, _ = best_of(lambda: run_kernel(prog, pids=pid, num_programs=nprog), args.repeat)
             written = sum(w.nbytes for w in res.written.values())
+            after = ttopt.optimize(text, ["default"], str(path))
+            t_val, _ = best_of(lambda: validate(str(path), text, after, 3, 0), args.repeat)
             rows.append({"file": rel, "ops": nops, "read_s": t_read, "run_s": t_run, "rerun_s": t_rerun,
-                         "written": written})
-            print(f"{name:<72} {nops:>5} {t_read * 1e3:>8.1f} {t_run * 1e3:>8.1f} {t_rerun * 1e3:>8.1f} {written:>10}")
+                         "validate_s": t_val, "written": written})
+            print(f"{name:<72} {nops:>5} {t_read * 1e3:>8.1f} {t_run * 1e3:>8.1f} {t_rerun * 1e3:>8.1f} "
+                  f"{t_val * 1e3:>9.1f} {written:>10}")
         except Exception as e:  # a report, not a test: show the failure and go on
             rows.append({"file": rel, "error": str(e)})
             print(f"{name:<72} ERROR {str(e)[:100]}")
@@ -106,6 +113,10 @@ def main(argv=None) -> int:
               f" max {runs[-1] * 1e3:.1f} ms, total {sum(runs):.2f} s")
         print(f"rerun (compiled):     median {statistics.median(reruns) * 1e3:.1f} ms, p90 {pct(reruns, 0.9) * 1e3:.1f} ms,"
               f" max {reruns[-1] * 1e3:.1f} ms")
+        vals = sorted(r["validate_s"] for r in ok)
+        print(f"validate (--validate, 3 seeds x 3 pids): median {statistics.median(vals) * 1e3:.1f} ms, "
+              f"p90 {pct(vals, 0.9) * 1e3:.1f} ms, max {vals[-1] * 1e3:.1f} ms; under 1 s: "
+              f"{sum(v < 1 for v in vals)} of {len(vals)}")
         print(f"read (parse+verify):  median {statistics.median(r['read_s'] for r in ok) * 1e3:.1f} ms")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(rows, indent=1))
