@@ -10,6 +10,7 @@
   The pytest header says whether it was found.
 """
 
+import difflib
 import functools
 import json
 import os
@@ -37,6 +38,17 @@ _INDUCTOR = {FIXTURES: ("inductor", ""), CORPUS: ("inductor-triton3.6-h200", "tr
 
 # ---------------------------------------------------------------------------------------------
 # finding files
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """The lines ``after`` lost and gained against ``before`` (a line diff)."""
+    removed, added = [], []
+    for line in difflib.ndiff(before.splitlines(), after.splitlines()):
+        if line.startswith("- "):
+            removed.append(line[2:])
+        elif line.startswith("+ "):
+            added.append(line[2:])
+    return removed, added
 
 
 def ir_files(root: pathlib.Path) -> list[pathlib.Path]:

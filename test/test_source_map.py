@@ -2,13 +2,12 @@
 back byte for byte, a rewrite changes only the lines of the ops it touches, values keep their
 names, and what is printed anew is valid Triton IR (judged by Triton's own parser)."""
 
-import difflib
 import pathlib
 
 import pytest
 
 import ttopt
-from conftest import ROOT, fixture_files
+from conftest import ROOT, changed_lines, fixture_files
 from ttopt.ir.reader import read_module
 from ttopt.ir.writer import write_module
 from ttopt.oracle import triton_accepts
@@ -16,14 +15,6 @@ from ttopt.oracle import triton_accepts
 SMALL = ROOT / "test" / "fixtures" / "small"
 
 
-def changed(before: str, after: str) -> tuple[list[str], list[str]]:
-    removed, added = [], []
-    for line in difflib.ndiff(before.splitlines(), after.splitlines()):
-        if line.startswith("- "):
-            removed.append(line[2:])
-        elif line.startswith("+ "):
-            added.append(line[2:])
-    return removed, added
 
 
 def content(text: str) -> str:
@@ -45,7 +36,7 @@ def test_a_rewrite_changes_only_its_lines():
         "triton_red_fused__to_copy_native_layer_norm_backward_select_backward_view_4") and p.suffix == ".ttgir"][0]
     text = path.read_text()
     out = ttopt.optimize(text, ["redundant-load"], str(path))
-    removed, added = changed(text, out)
+    removed, added = changed_lines(text, out)
     assert len(removed) == 2 and len(added) == 1, (removed, added)
     assert "tt.load" in removed[0] and "evict_first" in removed[0]
     name = removed[0].split("=")[0].strip()  # the merged load's value, e.g. %tmp30
@@ -58,7 +49,7 @@ def test_new_values_take_the_names_of_the_values_they_replace():
     numbering), the remaining division keeps its own; every other line is as it was."""
     text = (ROOT / "test" / "fixtures" / "versions" / "2.1.0" / "sm90" / "div_chain.ttir").read_text()
     out = ttopt.optimize(text, ["div-chain"], "div_chain.ttir")
-    removed, added = changed(text, out)
+    removed, added = changed_lines(text, out)
     assert [ln.split(" = ")[0].strip() for ln in removed] == ["%18", "%19"]
     assert [ln.split(" = ")[0].strip() for ln in added] == ["%18", "%19"]
     assert "arith.mulf" in added[0] and "arith.divf" in added[1]
@@ -175,7 +166,7 @@ def test_the_source_map_follows_every_change_a_pass_can_make(tmp_path):
     assert ops
     ops[0].attributes["ttopt.test"] = __import__("xdsl.dialects.builtin", fromlist=["UnitAttr"]).UnitAttr()
     out = write_module(mod)
-    removed, added = changed(text, out)
+    removed, added = changed_lines(text, out)
     assert len(removed) == 1 and len(added) == 1 and "ttopt.test" in added[0]
 
 

@@ -8,13 +8,13 @@ Whether each release's own parser and verifier accept ttopt's outputs is
 test/test_versions_oracle.py (marked ``versions``: it needs the per-release environments).
 """
 
-import difflib
 import json
 import pathlib
 
 import pytest
 
 import ttopt
+from conftest import changed_lines
 from ttopt.dialects import versions
 from ttopt.errors import TTOptError
 from ttopt.ir.reader import read_module, triton_release
@@ -79,14 +79,6 @@ def test_a_release_the_text_excludes_is_an_error(path):
             read_module(text, str(path), triton_version=versions.show(r))
 
 
-def _changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
-    removed, added = [], []
-    for line in difflib.ndiff(before.splitlines(), after.splitlines()):
-        if line.startswith("- "):
-            removed.append(line[2:])
-        elif line.startswith("+ "):
-            added.append(line[2:])
-    return removed, added
 
 
 @pytest.mark.parametrize(
@@ -99,7 +91,7 @@ def test_duplicate_hinted_load_is_merged_in_every_release(path):
     text = path.read_text()
     result = ttopt.run_pipeline(text, ["redundant-load"], str(path))
     assert [s.total for s in result.stats] == [1]
-    removed, added = _changed_lines(text, result.text)
+    removed, added = changed_lines(text, result.text)
     assert len(removed) == 2 and len(added) == 1, (removed, added)
     assert "tt.load" in removed[0] and "evict" in removed[0].replace("2 : i32", "evict_first")
     assert "arith.mulf" in removed[1] and "arith.mulf" in added[0]
@@ -114,7 +106,7 @@ def test_division_chain_in_every_release(path):
     text = path.read_text()
     result = ttopt.run_pipeline(text, ["div-chain"], str(path))
     assert [s.total for s in result.stats] == [1]
-    removed, added = _changed_lines(text, result.text)
+    removed, added = changed_lines(text, result.text)
     assert len(removed) == 2 and all("arith.divf" in ln for ln in removed), removed
     assert len(added) == 2 and ["arith.mulf" in ln for ln in added].count(True) == 1, added
 
