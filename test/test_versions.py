@@ -56,6 +56,55 @@ def test_every_pass_runs_and_its_output_reads_as_the_same_release(path):
     assert ttopt.optimize(out, [], "out", triton_version=release) == out
 
 
+# Printed anew, these do not read back yet (a ratchet: strict xfail, so a fix must remove the
+# entry): properties that older releases leave out are filled in when read and not all dropped
+# again when printed anew (tt.print's isSigned, tt.scan's reverse, tt.assert's form), and
+# Triton 2.1 spells tensor compares in generic form.  Copied text (the default) has none of
+# this: these files round-trip byte for byte and their rewrites are accepted by their release.
+REPRINT_GAPS = {
+    "2.1.0/sm90/atomics.ttgir",
+    "2.1.0/sm90/debug_ops.ttgir",
+    "2.1.0/sm90/debug_ops.ttir",
+    "2.1.0/sm90/int_ops.ttgir",
+    "2.1.0/sm90/math_ops.ttgir",
+    "2.1.0/sm90/memory_ops.ttgir",
+    "2.1.0/sm90/scan_reduce.ttgir",
+    "2.1.0/sm90/scan_reduce.ttir",
+    "2.2.0/sm90/debug_ops.ttgir",
+    "2.2.0/sm90/debug_ops.ttir",
+    "2.2.0/sm90/scan_reduce.ttgir",
+    "2.2.0/sm90/scan_reduce.ttir",
+    "2.3.1/sm90/debug_ops.ttgir",
+    "2.3.1/sm90/debug_ops.ttir",
+    "2.3.1/sm90/scan_reduce.ttgir",
+    "2.3.1/sm90/scan_reduce.ttir",
+    "3.0.0/sm90/debug_ops.ttgir",
+    "3.0.0/sm90/debug_ops.ttir",
+    "3.1.0/sm90/debug_ops.ttgir",
+    "3.1.0/sm90/debug_ops.ttir",
+}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="printed anew: see REPRINT_GAPS"))
+     if ident(p) in REPRINT_GAPS else p for p in FILES],
+    ids=ident,
+)
+def test_printed_anew_it_reads_back_as_the_same_release(path):
+    """Every op printed anew (TTOPT_KEEP_TEXT=0's writer, what a rewrite prints for the ops it
+    makes): the text reads back as the same release, with the same ops.  (Each release's own
+    parser on these outputs: tools/versions/status.py --reprint.)"""
+    from ttopt.ir.writer import write_module
+
+    text = path.read_text()
+    release = versions.show(release_of(path))
+    mod = read_module(text, str(path), triton_version=release)
+    out = write_module(mod, keep_text=False)
+    again = read_module(out, "reprinted", triton_version=release)
+    assert [op.name for op in again.op.walk()] == [op.name for op in mod.op.walk()]
+
+
 @pytest.mark.parametrize("path", FILES, ids=ident)
 def test_release_is_told_from_the_text(path):
     """The releases the text's signs allow include the one that wrote it; naming that release

@@ -288,13 +288,15 @@ def exc_summary(e: BaseException) -> str:
     return f"{type(e).__name__}: {re.sub(r' at 0x[0-9a-f]+', '', last)}"
 
 
-def run_isolated(func):
+def run_isolated(func, timeout: float | None = None):
     """``func()`` in a forked child, so that a crash in Triton's C++ (an assertion's abort, a
     segfault: some releases do that on some kernels) is that kernel's failure and not the whole
     run's.  Returns ``(True, value)`` (``value`` JSON-able) or ``(False, {"error", "traceback"})``
     with the first ``error:`` line of what the child wrote to fd 2 (else the exception's last
-    line, or how it died)."""
+    line, or how it died).  ``timeout``: seconds after which the child is killed (some
+    releases never finish some compiles: 2.3.1 on scan_reduce for sm_80)."""
     import signal
+    import time
 
     with tempfile.TemporaryDirectory(prefix="ttopt-inenv-fork-") as tmp:
         res, errf = os.path.join(tmp, "result.json"), os.path.join(tmp, "stderr")
@@ -319,7 +321,20 @@ def run_isolated(func):
                 code = 0
             finally:
                 os._exit(code)
-        _, status = os.waitpid(pid, 0)
+        if timeout is None:
+            _, status = os.waitpid(pid, 0)
+        else:
+            deadline = time.monotonic() + timeout
+            while True:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    break
+                if time.monotonic() > deadline:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    return False, {"error": f"timed out: no result after {timeout:.0f} s (killed)",
+                                   "traceback": ""}
+                time.sleep(0.05)
         diag = pathlib.Path(errf).read_text(errors="replace") if os.path.exists(errf) else ""
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and os.path.exists(res):
             result = json.loads(pathlib.Path(res).read_text())
@@ -470,11 +485,21 @@ def cmd_cubin(args: list[str]) -> dict:
     return {"triton": triton.__version__, **cubin_one(a.file, a.out, a.arch, a.num_warps)}
 
 
+CUBIN_TIMEOUT_S = 90.0
+
+
 def cmd_cubins(jobs_file: str) -> dict:
-    """Many compiles in one process: JOBS_FILE is a JSON list of {file, out, arch, num_warps}."""
+    """Many compiles: JOBS_FILE is a JSON list of {file, out, arch, num_warps}.  Each in a
+    forked child (:func:`run_isolated`): a release that aborts on one file (2.2's LLVM
+    asserts on some) fails that file, not the batch."""
     jobs = json.loads(pathlib.Path(jobs_file).read_text())
-    return {"triton": triton.__version__,
-            "results": [cubin_one(j["file"], j["out"], j.get("arch", 90), j.get("num_warps")) for j in jobs]}
+    results = []
+    for j in jobs:
+        ok, value = run_isolated(lambda j=j: cubin_one(j["file"], j["out"], j.get("arch", 90), j.get("num_warps")),
+                                 timeout=CUBIN_TIMEOUT_S)
+        results.append(value if ok else {"file": j["file"], "ok": False, "arch": j.get("arch", 90),
+                                         "error": value["error"], "diagnostics": value["traceback"][-4000:]})
+    return {"triton": triton.__version__, "results": results}
 
 
 def main(argv: list[str]) -> int:

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue, TypeAttribute
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
@@ -247,12 +247,14 @@ class TritonPrinter(PrinterBase):
 
     def _fresh(self, hint: str | None) -> str:
         used = self.ssa_names
-        if hint:
+        if hint and hint.isdigit() and hint not in used:
+            candidate = hint
+        elif hint and not hint.isdigit():
             candidate, k = hint, 0
             while candidate in used:
                 k += 1
                 candidate = f"{hint}_{k}"
-        else:
+        else:  # (no hint, or a number taken: `%4_1` is not an MLIR name, a fresh number is)
             candidate = self.new_value_name()
             while candidate in used:
                 candidate = self.new_value_name()
@@ -304,8 +306,10 @@ class TritonPrinter(PrinterBase):
         if not custom or self.print_generic_format or self.diagnostic.op_messages:
             super().print_op(op)
             return
-        if fast is not None and self._syntax is not None and variant_active(type(op), self._syntax):
-            fast = None  # (another release's syntax: the op's own printer)
+        if fast is not None and self._syntax is not None and (
+            variant_active(type(op), self._syntax) or self._syntax.op_name(op.name) != op.name
+        ):
+            fast = None  # (another release's syntax or name: the op's own printer)
         if fast is not None and FAST_PRINT and not op.attributes and _plain(op, fast[1]):
             if op.results:
                 self.print_results(op)
@@ -386,6 +390,12 @@ class TritonPrinter(PrinterBase):
             if name is not None:
                 self.print_string(name)
                 return
+            if self._syntax is not None:  # (a release that spells it `#triton_gpu.blocked` ...)
+                spelled = self._syntax.attr_name(attribute.name)
+                if spelled != attribute.name:
+                    self.print_string(("!" if isinstance(attribute, TypeAttribute) else "#") + spelled)
+                    attribute.print_parameters(self)
+                    return
         elif kind == "dense":
             if _print_splat(self, attribute):
                 return
