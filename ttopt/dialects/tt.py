@@ -241,6 +241,63 @@ def print_policy_hints(op: TritonOp, printer: Printer, elide: set[str]) -> None:
         printer.print_attr_dict(dict(sorted(merged.items())))
 
 
+def parse_access_hints(cls, parser: Parser) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """A load's or store's hints and attr-dict, in the current release's spelling (3.0 - 3.8:
+    keywords before the attr-dict; 3.9: ``cachePolicy`` in it; 2.x: ``cache``/``evict`` in
+    it as they are kept): (properties, attributes)."""
+    hints = versions.current().hints
+    props: dict[str, Attribute] = {}
+    if hints == "keywords":
+        parse_cache_evict(parser, props)
+    p2, attrs = cls.parse_attr_dict(parser)
+    if hints == "policy":
+        take_cache_policy(parser, p2, attrs)
+    props.update(p2)
+    return props, attrs
+
+
+def parse_access_types(parser: Parser, op_name: str, sep: str) -> tuple[Attribute, Attribute]:
+    """``: PTR`` after a load or store: (pointer type, loaded/stored type).  Triton 2.x writes
+    the element type alone (``: T``, the pointer type inferred) or, for a block pointer,
+    both with ``sep`` between (``->`` for a load, ``,`` for a store)."""
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    if versions.current().hints == "dict":
+        first = parser.parse_type()
+        if parser.parse_optional_punctuation(sep) is not None:
+            return first, parser.parse_type()
+        return pointer_to(first), first
+    ptr_type = parser.parse_type()
+    try:
+        return ptr_type, loaded_type(ptr_type)
+    except ValueError:
+        parser.raise_error(f"{op_name} expects a pointer type, got {ptr_type}", pos, parser.pos)
+
+
+def print_access_tail(op: TritonOp, printer: Printer, volatile: bool, sep: str,
+                      element_type: Attribute) -> None:
+    """What follows a load's or store's operands: hints, attr-dict and types, in the current
+    release's spelling (the inverse of :func:`parse_access_hints` and
+    :func:`parse_access_types`; ``volatile``: the op has ``isVolatile``)."""
+    hints = versions.current().hints
+    if hints == "dict":
+        print_dict_hints(op, printer, volatile=volatile)
+        ptr_type = op.ptr.type
+        printer.print_string(" : ")
+        if isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee, TensorType):
+            printer.print_attribute(ptr_type)
+            printer.print_string(sep)
+        printer.print_attribute(element_type)
+        return
+    if hints == "policy":
+        print_policy_hints(op, printer, _elide_defaults(op))
+    else:
+        print_cache_evict(op, printer)
+        op.print_attr_dict(printer, _elide_defaults(op))
+    printer.print_string(" : ")
+    printer.print_attribute(op.ptr.type)
+
+
 def _enum_props(cache: int | None, evict: int | None) -> dict[str, Attribute]:
     props: dict[str, Attribute] = {}
     if cache is not None:
@@ -324,28 +381,9 @@ class LoadOp(TritonOp):
         operands = parse_operand_list(parser)
         if not 1 <= len(operands) <= 3:
             parser.raise_error("tt.load expects 1 to 3 operands (ptr, mask, other)")
-        hints = versions.current().hints
-        props: dict[str, Attribute] = {}
-        if hints == "keywords":
-            parse_cache_evict(parser, props)
-        p2, attrs = cls.parse_attr_dict(parser)
-        if hints == "policy":
-            take_cache_policy(parser, p2, attrs)
-        props.update(p2)
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        if hints == "dict":  # Triton 2.x: `: T` (the result), or `: !tt.ptr<T> -> T` (a block pointer)
-            first = parser.parse_type()
-            if parser.parse_optional_punctuation("->") is not None:
-                ptr_type, res_type = first, parser.parse_type()
-            else:
-                ptr_type, res_type = pointer_to(first), first
-        else:
-            ptr_type = parser.parse_type()
-            try:
-                res_type = loaded_type(ptr_type)
-            except ValueError:
-                parser.raise_error(f"tt.load expects a pointer type, got {ptr_type}", pos, parser.pos)
+        props, attrs = parse_access_hints(cls, parser)
+        # Triton 2.x: `: T` (the result), or `: !tt.ptr<T> -> T` (a block pointer)
+        ptr_type, res_type = parse_access_types(parser, "tt.load", "->")
         types = [ptr_type, mask_type(ptr_type), res_type][: len(operands)]
         values = resolve_all(parser, operands, types)
         props["operandSegmentSizes"] = DenseArrayBase.from_list(
@@ -356,23 +394,7 @@ class LoadOp(TritonOp):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_ssa_value)
-        hints = versions.current().hints
-        if hints == "dict":
-            print_dict_hints(self, printer, volatile=True)
-            ptr_type = self.ptr.type
-            printer.print_string(" : ")
-            if isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee, TensorType):
-                printer.print_attribute(ptr_type)
-                printer.print_string(" -> ")
-            printer.print_attribute(self.result.type)
-            return
-        if hints == "policy":
-            print_policy_hints(self, printer, _elide_defaults(self))
-        else:
-            print_cache_evict(self, printer)
-            self.print_attr_dict(printer, _elide_defaults(self))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
+        print_access_tail(self, printer, volatile=True, sep=" -> ", element_type=self.result.type)
 
 
 @irdl_triton_op
@@ -415,28 +437,9 @@ class StoreOp(TritonOp):
         operands = parse_operand_list(parser)
         if not 2 <= len(operands) <= 3:
             parser.raise_error("tt.store expects 2 or 3 operands (ptr, value, mask)")
-        hints = versions.current().hints
-        props: dict[str, Attribute] = {}
-        if hints == "keywords":
-            parse_cache_evict(parser, props)
-        p2, attrs = cls.parse_attr_dict(parser)
-        if hints == "policy":
-            take_cache_policy(parser, p2, attrs)
-        props.update(p2)
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        if hints == "dict":  # Triton 2.x: `: T` (the value), or `: !tt.ptr<T>, T` (a block pointer)
-            first = parser.parse_type()
-            if parser.parse_optional_punctuation(",") is not None:
-                ptr_type, val_type = first, parser.parse_type()
-            else:
-                ptr_type, val_type = pointer_to(first), first
-        else:
-            ptr_type = parser.parse_type()
-            try:
-                val_type = loaded_type(ptr_type)
-            except ValueError:
-                parser.raise_error(f"tt.store expects a pointer type, got {ptr_type}", pos, parser.pos)
+        props, attrs = parse_access_hints(cls, parser)
+        # Triton 2.x: `: T` (the value), or `: !tt.ptr<T>, T` (a block pointer)
+        ptr_type, val_type = parse_access_types(parser, "tt.store", ",")
         types = [ptr_type, val_type, mask_type(ptr_type)][: len(operands)]
         values = resolve_all(parser, operands, types)
         return cls.build(values, [], props, attrs)
@@ -444,23 +447,7 @@ class StoreOp(TritonOp):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_ssa_value)
-        hints = versions.current().hints
-        if hints == "dict":
-            print_dict_hints(self, printer, volatile=False)
-            ptr_type = self.ptr.type
-            printer.print_string(" : ")
-            if isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee, TensorType):
-                printer.print_attribute(ptr_type)
-                printer.print_string(", ")
-            printer.print_attribute(self.value.type)
-            return
-        if hints == "policy":
-            print_policy_hints(self, printer, _elide_defaults(self))
-        else:
-            print_cache_evict(self, printer)
-            self.print_attr_dict(printer, _elide_defaults(self))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
+        print_access_tail(self, printer, volatile=False, sep=", ", element_type=self.value.type)
 
 
 # ---------------------------------------------------------------------------- functions
