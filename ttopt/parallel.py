@@ -57,17 +57,14 @@ class Shape:
 
 def shape_of(text: str) -> Shape | None:
     """The parts of ``text`` if it has the shape this module splits (see the docstring)."""
-    lines = text.split("\n")
-    header = next((i for i, ln in enumerate(lines) if ln.startswith("module")), None)
-    if header is None or not _HEADER.fullmatch(lines[header]):
+    parts = shape_of_lines(text)
+    if parts is None:
+        return None
+    header, end, lines = parts
+    if not _HEADER.fullmatch(lines[header]) or not _MODULE_END.fullmatch(lines[end]):
         return None
     if any(ln and not ln.startswith("#") for ln in lines[:header]):
         return None  # (a comment or anything but aliases before the module)
-    end = len(lines) - 1
-    while end > header and (not lines[end] or lines[end].startswith("#")):
-        end -= 1
-    if end <= header or not _MODULE_END.fullmatch(lines[end]):
-        return None
     functions = []
     i = header + 1
     while i < end:
@@ -151,6 +148,8 @@ def functions_of(printed: str) -> str | None:
 
 
 def shape_of_lines(text: str):
+    """``(header, end, lines)``: the text's lines, the index of its first ``module`` line and
+    of its last line that is neither blank nor an alias (None if there is no such module)."""
     lines = text.split("\n")
     header = next((i for i, ln in enumerate(lines) if ln.startswith("module")), None)
     if header is None:
