@@ -9,7 +9,9 @@ not in the corpus), in one process:
                                           paper's three: redundant-load, redundant-reduce,
                                           div-chain; --passes '' for a round trip)
   triton: ir.parse_mlir_module(path) + verify() + str()     (Triton 3.6's own C++)
-Each is run R times; the best time per file is kept (warm caches, least noise).  Prints, per
+Each is run R times; the best time per file is kept (warm caches, least noise); before each
+run, outside its time, the garbage of earlier runs is collected and ttopt's shared type
+cache emptied (each file timed as if it were the only one read: see ``cold``).  Prints, per
 group (corpus, extra), the ratio of total times and the per-file distribution of ratios, and
 (with --profile) where ttopt's time goes.  Target (the speed issue): at most 5x Triton's time,
 on the total and the median.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import json
 import pathlib
@@ -36,19 +39,23 @@ def corpus(every: int) -> list[pathlib.Path]:
     return files[::every]
 
 
-def cold(fn, *args):
-    """``fn(*args)`` with the reader's cross-module type cache emptied first: each file is
-    timed as the only one read (as one ``ttopt-opt`` process per file; a batch or the hook
-    shares types between kernels, and Triton's context here keeps its types too)."""
+def cold() -> None:
+    """Before each timed run, outside its time: the reader's cross-module type cache
+    emptied, so each file is timed as the only one read (as one ``ttopt-opt`` process per
+    file; a batch or the hook shares types between kernels, and Triton's context here keeps
+    its types too), and the garbage of the runs before collected (a previous file's module
+    is cyclic garbage: collecting it is not this file's work; a single-file process never
+    does it, a batch does, between files)."""
     from ttopt.ir.reader import clear_shared_types
 
     clear_shared_types()
-    return fn(*args)
+    gc.collect()
 
 
-def best_of(fn, repeat: int) -> float:
+def best_of(fn, repeat: int, setup=cold) -> float:
     best = float("inf")
     for _ in range(repeat):
+        setup()
         t = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t)
@@ -109,7 +116,7 @@ def main(argv=None) -> int:
     for group, files in groups.items():
         group_rows = []
         for p, name in files:
-            t_ttopt = best_of(lambda: cold(ttopt.optimize, texts[p], passes, str(p)), args.repeat)
+            t_ttopt = best_of(lambda: ttopt.optimize(texts[p], passes, str(p)), args.repeat)
             t_triton = best_of(lambda: triton_round_trip(str(p)), args.repeat)
             group_rows.append(
                 {

@@ -361,3 +361,56 @@ def test_whitespace_inside_a_layout_is_the_same_layout():
     assert not triton_accepts(other).ok
     with pytest.raises(ttopt.TTOptError, match="6:25: error: operand is used with type"):
         ttopt.optimize(other, [])
+
+
+# ------------------------------------------------------------------------- the thread or not
+def test_a_shallow_module_runs_on_the_callers_thread_and_a_deep_one_on_the_big_stack():
+    """A module whose `{` count bounds its nesting under the caller's recursion limit runs
+    on the caller's thread (starting the big-stack thread costs ~0.4 ms); a deep one on the
+    thread; either way the recursion limit and the garbage collector are as they were."""
+    import gc
+
+    seen = []
+
+    def where(_prev, _module, _next):
+        seen.append(threading.current_thread() is threading.main_thread())
+
+    limit, gc_on = sys.getrecursionlimit(), gc.isenabled()
+    ttopt.run_pipeline(_deep_ifs(3), ["redundant-load"], callback=where)
+    assert seen and all(seen)
+    assert (sys.getrecursionlimit(), gc.isenabled()) == (limit, gc_on)
+    seen.clear()
+    ttopt.run_pipeline(_deep_ifs(2000), ["redundant-load"], callback=where)
+    assert seen and not any(seen)
+    assert (sys.getrecursionlimit(), gc.isenabled()) == (limit, gc_on)
+
+
+def test_a_run_on_the_callers_thread_leaves_the_limit_raised_for_a_deep_one_beside_it():
+    """A shallow run on one thread and a 2,000-deep one on another at the same time: the
+    deep one still gets its raised recursion limit (the shallow one counts as a user)."""
+    results = {}
+    gate = threading.Event()
+
+    def shallow_then_wait(_prev, _module, nxt):
+        if nxt is None:
+            gate.wait(60)
+
+    def shallow():
+        results["shallow"] = ttopt.run_pipeline(
+            _deep_ifs(2), ["redundant-load"], callback=shallow_then_wait
+        ).text
+
+    def deep():
+        try:
+            results["deep"] = ttopt.optimize(_deep_ifs(2000), [])
+        finally:
+            gate.set()
+
+    limit = sys.getrecursionlimit()
+    a = threading.Thread(target=shallow)
+    a.start()
+    deep()
+    a.join(60)
+    assert results["deep"].count("scf.if") == 2000
+    assert results["shallow"].count("scf.if") == 2
+    assert sys.getrecursionlimit() == limit

@@ -394,7 +394,7 @@ def _run_passes(text: str, passes: Sequence, filename: str, print_changed: bool 
         changed = any(s.total for s in stats)
         return stats, (write_module(module) if changed and print_changed else None)
 
-    return run_deep(work)
+    return run_deep(work, braces=text.count("{"))
 
 
 def _digest(text: str) -> bytes:

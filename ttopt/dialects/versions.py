@@ -178,9 +178,15 @@ class Sign:
     high: tuple[int, int]
     what: str
     literals: tuple[str, ...]
+    # the pattern began with ``\b`` before a word character, checked by ``detect`` instead:
+    # a pattern that begins with a literal is searched for as a string, much faster than a
+    # pattern tried at every offset
+    word_start: bool = False
 
 
 def _sign(pattern: str, low, high, what: str, *literals: str) -> Sign:
+    if pattern.startswith(r"\b") and re.match(r"\w|\(\?:\w", pattern[2:]):
+        return Sign(re.compile(pattern[2:]), low, high, what, literals, True)
     return Sign(re.compile(pattern), low, high, what, literals)
 
 
@@ -264,6 +270,7 @@ def op_signs() -> tuple[Sign, ...]:
                 continue
             dialect, rest = name.split(".", 1)
             if dialect == "tt":
+                prefixes = ["tt"]
                 spelled = r"tt\." + re.escape(rest)
             else:  # as the releases of its range spell the dialect
                 old = "triton_gpu" if dialect == "ttg" else "triton_nvidia_gpu"
@@ -272,11 +279,12 @@ def op_signs() -> tuple[Sign, ...]:
             if name in _SHARED_NAMES or name in modern or counts.get(name, 0) > 1:
                 continue
             signs.append(Sign(re.compile(rf"(?<![\w.]){spelled}(?![\w.])"), low, high,
-                              f"'{rest}' (an op of Triton {show(low)} to {show(high)})", (rest,)))
+                              f"'{rest}' (an op of Triton {show(low)} to {show(high)})",
+                              tuple(f"{p}.{rest}" for p in prefixes)))
         for name, low in _FIRST_RELEASE.items():
             dialect, rest = name.split(".", 1)
             signs.append(Sign(re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w.])"), low, NEWEST,
-                              f"'{name}' (an op of Triton {show(low)}+)", (rest,)))
+                              f"'{name}' (an op of Triton {show(low)}+)", (name,)))
         _OP_SIGNS = tuple(signs)
     return _OP_SIGNS
 
@@ -311,6 +319,9 @@ class Detected:
         return self.high
 
 
+_WORD = re.compile(r"\w").match
+
+
 def detect(text: str, hidden) -> Detected:
     """The releases that could have written ``text``.  ``hidden(offset)``: whether a match at
     ``offset`` is in a comment or a location string (and so says nothing).  Raises
@@ -320,7 +331,10 @@ def detect(text: str, hidden) -> Detected:
         if not any(lit in text for lit in sign.literals):
             continue
         for m in sign.pattern.finditer(text):
-            if hidden(m.start()):
+            at = m.start()
+            if sign.word_start and at and _WORD(text[at - 1]):
+                continue
+            if hidden(at):
                 continue
             if sign.low > found.low:
                 found.low, found.low_sign = sign.low, (sign, m.start())
