@@ -110,6 +110,8 @@ def main(argv=None) -> int:
     texts = {p: p.read_text() for files in groups.values() for p, _ in files}
     first = next(iter(texts))
     ttopt.optimize(texts[first], passes)  # warm up imports and caches
+    gc.collect()
+    gc.freeze()  # (what is there now stays: each collection before a run walks that run's objects only)
     rows = []
     what = "+".join(["parse+verify", *passes, "print"]) if passes else "parse+verify+print"
     print(f"ttopt: {what}; triton: parse+verify+print (best of {args.repeat} each)")

@@ -328,3 +328,31 @@ def patch_string_literal(bytes_of: Callable[[str], bytes], text_of: Callable[[st
     StringLiteral.bytes_contents = property(lambda self: bytes_of(self.text[1:-1]))  # type: ignore[assignment]
     StringLiteral.string_contents = property(lambda self: text_of(self.text[1:-1]))  # type: ignore[assignment]
     StringLiteral._ttopt_patched = True  # type: ignore[attr-defined]
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def unchecked(cls, *params):
+    """``cls`` (a ``ParametrizedAttribute``) with ``params`` as its parameters, in the order
+    of its definition, without the parameter constraints and ``verify`` that xDSL 0.74 runs
+    in ``__post_init__`` (and without the class's own ``__init__``).  For parameters the
+    caller has checked already (a regular expression matched the text they come from), where
+    the checks cost 5-20 us an attribute; the result equals what ``cls.new(params)`` builds
+    (``test/test_fast_attrs.py`` compares them)."""
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = tuple(f for f, _ in cls.get_irdl_definition().parameters)
+    attr = object.__new__(cls)
+    for f, p in zip(fields, params, strict=True):
+        object.__setattr__(attr, f, p)
+    return attr
+
+
+def unchecked_data(cls, data):
+    """``cls(data)`` for an xDSL ``Data`` attribute (``IntAttr``, ``StringAttr``,
+    ``ArrayAttr``...) without its ``__post_init__`` checks: ``data`` must already be what the
+    class holds (an ``int``, a ``str``, a tuple of attributes)."""
+    attr = object.__new__(cls)
+    object.__setattr__(attr, "data", data)
+    return attr

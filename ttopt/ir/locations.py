@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
 )
 
 from ..errors import TTOptError, line_col
+from ..xdsl_compat import unchecked, unchecked_data
 from .lexer import STRING_LITERAL, string_literal_error, string_value
 
 # A location alias definition `#locN = loc(BODY)`, anywhere outside a string literal (Triton
@@ -403,28 +404,46 @@ _CALLSITE = re.compile(r"callsite\((#[\w$.-]+) at (#[\w$.-]+)\)")
 
 def _fast_loc(body: str, resolve, cache: dict):
     """The four forms nearly every alias has, without tokenizing; None for anything else."""
+    # (the attributes are built unchecked: the patterns matched what their checks ask, a
+    # string without escapes, integers, locations)
     m = _FILE_LOC.fullmatch(body)
     if m and len(m.group(2)) < 10 and len(m.group(3)) < 10:  # longer: the full parser checks
         key = (m.group(1), int(m.group(2)), int(m.group(3)))
         loc = cache.get(key)
         if loc is None:
-            loc = cache[key] = FileLineColLoc(_cached_str(cache, key[0]), IntAttr(key[1]), IntAttr(key[2]))
+            loc = cache[key] = unchecked(
+                FileLineColLoc, _cached_str(cache, key[0]), int_attr(key[1]), int_attr(key[2])
+            )
         return loc
     m = _NAME_LOC.fullmatch(body)
     if m:
-        return NameLoc(_cached_str(cache, m.group(1)), resolve(m.group(2), m.start(2)))
+        return unchecked(NameLoc, _cached_str(cache, m.group(1)), resolve(m.group(2), m.start(2)))
     m = _CALLSITE.fullmatch(body)
     if m:
-        return CallSiteLoc(resolve(m.group(1), m.start(1)), resolve(m.group(2), m.start(2)))
+        return unchecked(CallSiteLoc, resolve(m.group(1), m.start(1)), resolve(m.group(2), m.start(2)))
     if body == "unknown":
-        return UnknownLoc()
+        return _UNKNOWN
     return None
+
+
+_UNKNOWN = UnknownLoc()
+_INTS: dict[int, IntAttr] = {}
+
+
+def int_attr(n: int) -> IntAttr:
+    """``IntAttr(n)``, one shared object per value (attributes are immutable values)."""
+    attr = _INTS.get(n)
+    if attr is None:
+        if len(_INTS) >= 65536:
+            _INTS.clear()
+        attr = _INTS[n] = unchecked_data(IntAttr, n)
+    return attr
 
 
 def _cached_str(cache: dict, s: str) -> StringAttr:
     attr = cache.get(s)
     if attr is None:
-        attr = cache[s] = StringAttr(s)
+        attr = cache[s] = unchecked_data(StringAttr, s)
     return attr
 
 

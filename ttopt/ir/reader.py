@@ -29,6 +29,8 @@ from functools import lru_cache
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
+    NoneAttr,
     FileLineColLoc,
     IndexType,
     IntAttr,
@@ -45,8 +47,9 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import make_context, versions
+from ..dialects.tt_attrs import PointerType
 from ..errors import TTOptError, TTOptInternalError, line_col
-from ..xdsl_compat import ParserBase, set_value_name
+from ..xdsl_compat import ParserBase, set_value_name, unchecked, unchecked_data
 from .fast_ops import (
     SCALAR_TYPES,
     line_end,
@@ -56,7 +59,7 @@ from .fast_ops import (
     try_fast_terminator,
 )
 from .lexer import STRING_LITERAL, FastMLIRLexer
-from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases
+from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases, int_attr
 from .source import RawMarks, SourceMap
 from .source import build as build_source_map
 from .verify import ParseFacts, verify_parsed
@@ -368,7 +371,8 @@ class TritonParser(ParserBase):
         """The location MLIR gives what was written without ``loc(...)``: file:line:col of
         ``at`` (the writer prints none for it, as it was read)."""
         ln, col = self._line_col(at)
-        loc = FileLineColLoc(StringAttr(self.file_name), IntAttr(ln), IntAttr(col))
+        loc = unchecked(FileLineColLoc, unchecked_data(StringAttr, self.file_name),
+                        int_attr(ln), int_attr(col))  # (a new object: marked by its id)
         self.marks.implicit_locs[id(loc)] = loc
         return loc
 
@@ -597,6 +601,12 @@ class TritonParser(ParserBase):
         if cached is not None:
             self.resume_from(end)
             return cached
+        if FAST_TYPES:
+            fast = _fast_type(key, self.attribute_aliases)
+            if fast is not None:
+                self.resume_from(end)
+                self._remember_type(key, fast)
+                return fast
         outer, outer_dialect = self._in_type, self._in_dialect_type
         self._in_type = True
         self._in_dialect_type = text.startswith("!t", start)
@@ -792,6 +802,41 @@ def _balanced_end(text: str, start: int) -> int | None:
 
 
 # ------------------------------------------------------------------ entry point
+
+
+# ------------------------------------------------------------------ the common types, fast
+FAST_TYPES = True  # (off: every type through xDSL's parser; test_fast_attrs compares the two)
+_SCALAR_ALT = "|".join(sorted(map(re.escape, SCALAR_TYPES), key=len, reverse=True))
+_DIM = r"(?:0|[1-9]\d{0,8})"
+_FAST_TYPE = re.compile(
+    rf"tensor<((?:{_DIM}x)+)(?:({_SCALAR_ALT})|!tt\.ptr<({_SCALAR_ALT})(?:, ({_DIM}))?>)"
+    rf"(?:, (#[A-Za-z_][\w$.-]*))?>"
+    rf"|!tt\.ptr<({_SCALAR_ALT})(?:, ({_DIM}))?>"
+)
+_NONE = NoneAttr()
+
+
+def _fast_type(key: str, aliases: dict):
+    """The type spelled ``key`` where it is one of the shapes nearly every type of a kernel
+    has (a ranked tensor of a scalar or scalar pointer, with or without a layout alias; a
+    scalar pointer), built without xDSL's parser and checks (the pattern is what they
+    check); None for anything else (then xDSL's parser reads it)."""
+    m = _FAST_TYPE.fullmatch(key)
+    if m is None:
+        return None
+    dims, scalar, pointee, space, enc, ptr_pointee, ptr_space = m.groups()
+    if ptr_pointee is not None:
+        return unchecked(PointerType, SCALAR_TYPES[ptr_pointee], int_attr(int(ptr_space or 1)))
+    encoding = _NONE
+    if enc is not None:
+        encoding = aliases.get(enc)
+        if encoding is None:  # (not defined above: the parser says so)
+            return None
+    elem = SCALAR_TYPES[scalar] if scalar is not None else unchecked(
+        PointerType, SCALAR_TYPES[pointee], int_attr(int(space or 1))
+    )
+    shape = unchecked_data(ArrayAttr, tuple(int_attr(int(d)) for d in dims[:-1].split("x")))
+    return unchecked(TensorType, shape, elem, encoding)
 
 
 def clear_shared_types() -> None:

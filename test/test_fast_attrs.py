@@ -1,0 +1,101 @@
+"""The attributes ttopt builds without xDSL's checks equal what xDSL's parser builds.
+
+The reader builds the common types (``_fast_type``: ranked tensors of scalars and scalar
+pointers, with a layout alias or none; scalar pointers) and the common locations
+(``file:line:col``, ``"name"(#loc)``, ``callsite``) itself, with ``xdsl_compat.unchecked``:
+no parameter constraints, no ``verify``.  That is right only where the text's shape already
+guarantees what the checks ask.  Here every module is read twice, once with the fast types
+off (every type through xDSL's parser), and every type and location of the two must be
+equal; and each unchecked attribute, rebuilt with xDSL's checks (``cls.new``), must pass
+them and come out equal.
+"""
+
+import pathlib
+
+import pytest
+from xdsl.dialects.builtin import ArrayAttr, FileLineColLoc, IntAttr, StringAttr, TensorType
+from xdsl.ir import Data, ParametrizedAttribute
+
+from conftest import FIXTURES, corpus_files, corpus_params, file_params, fixture_files, ir_files
+from ttopt.ir import reader
+from ttopt.xdsl_compat import unchecked, unchecked_data
+
+
+def _attrs_of(module):
+    """Every type and location of ``module`` in walk order (results, operands, block
+    arguments, locations), as (where, attribute)."""
+    out = []
+    for op in module.op.walk():
+        out.append((f"{op.name} loc", op.location))
+        out += [(f"{op.name} result", r.type) for r in op.results]
+        out += [(f"{op.name} operand", o.type) for o in op.operands]
+        for region in op.regions:
+            for block in region.blocks:
+                out += [(f"{op.name} block arg", a.type) for a in block.args]
+    return out
+
+
+def _checked(attr):
+    """``attr`` rebuilt through xDSL's checking constructors, all the way down."""
+    if isinstance(attr, ParametrizedAttribute):
+        return type(attr).new([_checked(p) for p in attr.parameters])
+    if isinstance(attr, ArrayAttr):
+        return ArrayAttr([_checked(a) for a in attr.data])
+    if isinstance(attr, Data):
+        return type(attr).new(attr.data)
+    return attr
+
+
+def _compare(path: pathlib.Path, monkeypatch) -> int:
+    text = path.read_text()
+    reader.clear_shared_types()
+    fast = _attrs_of(reader.read_module(text, str(path)))
+    monkeypatch.setattr(reader, "FAST_TYPES", False)
+    reader.clear_shared_types()
+    slow = _attrs_of(reader.read_module(text, str(path)))
+    monkeypatch.setattr(reader, "FAST_TYPES", True)
+    reader.clear_shared_types()
+    assert len(fast) == len(slow)
+    for (where, a), (_, b) in zip(fast, slow):
+        assert a == b, f"{path.name}: {where}: {a} != {b}"
+        assert _checked(a) == a, f"{path.name}: {where}: {a} does not pass xDSL's checks"
+    return len(fast)
+
+
+@pytest.mark.parametrize("path", file_params(fixture_files(), what="fixtures"))
+def test_fast_types_and_locations_equal_xdsls_on_the_fixtures(path, monkeypatch):
+    assert _compare(path, monkeypatch) > 0
+
+
+@pytest.mark.parametrize("path", file_params(
+    ir_files(FIXTURES / "versions")[::7], what="version fixtures"))
+def test_fast_types_and_locations_equal_xdsls_in_every_release(path, monkeypatch):
+    assert _compare(path, monkeypatch) > 0
+
+
+@pytest.mark.parametrize("path", corpus_params(lambda: corpus_files()[::25], what="corpus"))
+def test_fast_types_and_locations_equal_xdsls_on_the_corpus(path, monkeypatch):
+    assert _compare(path, monkeypatch) > 0
+
+
+def test_fast_type_takes_only_its_shapes():
+    aliases = {"#blocked": StringAttr("layout")}
+    assert reader._fast_type("tensor<4x8xf32>", aliases) == TensorType(
+        reader.SCALAR_TYPES["f32"], [4, 8])
+    assert reader._fast_type("tensor<4xf32, #blocked>", aliases).encoding == StringAttr("layout")
+    assert reader._fast_type("!tt.ptr<f16, 3>", aliases).address_space == IntAttr(3)
+    for other in (
+        "tensor<4xf32, #undefined>",  # (the parser reports the undefined alias)
+        "tensor<?xf32>", "tensor<f32>", "tensor<04xf32>", "tensor<4x!tt.ptr<tensor<4xf32>>>",
+        "tensor<4xf8E4M3FN>", "!tt.ptr<!tt.ptr<f32>>", "tensor<4xf32, #ttg.blocked<{}>>",
+        "tensor<4xf32,#blocked>", "tensor<1234567890xf32>",
+    ):
+        assert reader._fast_type(other, aliases) is None, other
+
+
+def test_unchecked_equals_the_checked_constructor():
+    name, one = StringAttr("k.py"), IntAttr(1)
+    assert unchecked(FileLineColLoc, name, one, one) == FileLineColLoc(name, one, one)
+    assert unchecked_data(IntAttr, 7) == IntAttr(7)
+    with pytest.raises(ValueError):  # (every parameter, in order, and no more)
+        unchecked(FileLineColLoc, name, one)
