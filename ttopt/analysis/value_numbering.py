@@ -74,6 +74,20 @@ def splat_scalar(attr: Attribute) -> Attribute | None:
     else None."""
     if not isinstance(attr, DenseIntOrFPElementsAttr):
         return None
+    hit = _SPLATS.get(id(attr))  # (the reader shares equal constants: one look per object)
+    if hit is not None and hit[0] is attr:
+        return hit[1]
+    found = _splat_scalar(attr)
+    if len(_SPLATS) >= 4096:
+        _SPLATS.clear()
+    _SPLATS[id(attr)] = (attr, found)  # (the attribute kept alive: its id stays its own)
+    return found
+
+
+_SPLATS: dict[int, tuple[Attribute, Attribute | None]] = {}
+
+
+def _splat_scalar(attr) -> Attribute | None:
     data = attr.data.data
     n = len(attr)
     if n == 0 or len(data) % n:
