@@ -86,14 +86,21 @@ def test_memory_effects_the_passes_rely_on():
 @pytest.mark.parametrize("path", file_params(fixture_files(), what="fixtures"))
 def test_idle_passes_skipped_change_nothing(path, monkeypatch):
     """``run_pipeline`` does not run a pipeline none of whose passes can rewrite anything
-    (their text preconditions all false): the output and every pass's statistics are what
-    running them gives."""
+    (their text preconditions all false): every pass's statistics are what running them
+    gives, and the output is the input itself, the same module as the writer prints (the
+    writer drops blank lines before the module: probe_gen.ttir)."""
+    from ttopt.passes.preconditions import may_rewrite
+
     text = path.read_text()
     passes = ["redundant-load", "redundant-reduce", "div-chain", "recip-hoist"]
     fast = ttopt.run_pipeline(text, passes, str(path))
     monkeypatch.setattr(ttopt.pipeline, "SKIP_IDLE_PASSES", False)
     full = ttopt.run_pipeline(text, passes, str(path))
-    assert fast.text == full.text
+    if may_rewrite(ttopt.pipeline.resolve_passes(passes), text):
+        assert fast.text == full.text
+    else:
+        assert fast.text == text
+        assert ttopt.optimize(fast.text, []) == ttopt.optimize(full.text, [])
     assert [s.to_dict() for s in fast.stats] == [s.to_dict() for s in full.stats]
     assert [name for name, _ in fast.timings] == [name for name, _ in full.timings]
 

@@ -305,8 +305,17 @@ def _run_pipeline(
     pipeline = resolve_passes(passes)
     timings: list[tuple[str, float]] = []
     start = time.perf_counter()
+    idle = bool(callback is None and SKIP_IDLE_PASSES and pipeline) and not may_rewrite(pipeline, text)
+    checked = time.perf_counter() - start
+    # an idle pipeline changes nothing: the output is the input as it is (what the writer
+    # gives for an unchanged module; blank lines before the module kept too), so no source
+    # map is built for it.  (Not for an empty text, printed as Triton prints an empty
+    # module, nor for one with NUL bytes, which the writer prints as blanks.)
+    verbatim = idle and source.KEEP_TEXT and not text.isspace() and text != "" and "\x00" not in text
+    start = time.perf_counter()
     try:
-        module = read_module(text, filename, verify=verify, triton_version=triton_version)
+        module = read_module(text, filename, verify=verify, triton_version=triton_version,
+                             source_map=not verbatim)
     except RecursionError:
         raise TTOptError("input nested too deeply", filename) from None
     timings.append(("read", time.perf_counter() - start))
@@ -333,14 +342,13 @@ def _run_pipeline(
         state["running"] = nxt
         state["since"] = time.perf_counter()
 
-    idle = False
-    if callback is None and SKIP_IDLE_PASSES and pipeline:
-        start = time.perf_counter()
-        idle = not may_rewrite(pipeline, text)
     if idle:  # no pass can rewrite anything: each reports no rewrite, as it would have
-        timings.append((pipeline[0].name, time.perf_counter() - start))
+        timings.append((pipeline[0].name, checked))
         timings += [(p.name, 0.0) for p in pipeline[1:]]
         stats = [PassStats(p.name) for p in pipeline]
+        if verbatim:
+            timings.append(("print", 0.0))
+            return OptimizeResult(text, stats, timings)
     else:
         with collect_stats() as stats:
             try:

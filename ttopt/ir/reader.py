@@ -847,25 +847,29 @@ def clear_shared_types() -> None:
 
 
 def read_module(text: str, filename: str = "<input>", verify: bool = True,
-                triton_version=None) -> TritonModule:
+                triton_version=None, source_map: bool = True) -> TritonModule:
     """Parse Triton IR text and (unless ``verify=False``) verify it as Triton's verifier
     does (:func:`ttopt.ir.verify.verify_module`).  Raises :class:`TTOptError` on any problem
     with the input and :class:`TTOptInternalError` for a bug in ttopt; nothing else.
 
     ``triton_version`` (``"3.5"``): the Triton release that wrote the text, where the text
     itself cannot tell (:func:`triton_release`); the module is written back in that
-    release's syntax."""
+    release's syntax.
+
+    ``source_map=False``: no source map (:mod:`ttopt.ir.source`): a module printed then is
+    printed anew, every op (for a caller that will not print it, or wants it reprinted)."""
     try:
         found = triton_release(text, filename, triton_version)
     except ValueError as e:  # (a release ttopt does not know)
         raise TTOptError(str(e), filename) from None
     with versions.syntax(found.release):
-        mod = _read_module(text, filename, verify, found)
+        mod = _read_module(text, filename, verify, found, source_map)
     mod.triton_version = found.release
     return mod
 
 
-def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
+def _read_module(text: str, filename: str, verify: bool, found, with_source_map: bool = True
+                 ) -> TritonModule:
     if text.startswith("\ufeff"):
         raise TTOptError(
             "unexpected byte-order mark (U+FEFF) at the start of the input "
@@ -912,8 +916,9 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
         parser.offsets, parser.generic_ops, stripped,
     )
     try:
-        mod.source_map = build_source_map(as_read, stripped, crlf, module, parser.marks)
-        mod.source_map.aliases = dict(aliases)
+        if with_source_map:
+            mod.source_map = build_source_map(as_read, stripped, crlf, module, parser.marks)
+            mod.source_map.aliases = dict(aliases)
     except Exception as e:  # a bug in ttopt
         raise TTOptInternalError("reading", e, filename) from e
     if verify:
