@@ -2,12 +2,13 @@
 
 The reader builds the common types (``_fast_type``: ranked tensors of scalars and scalar
 pointers, with a layout alias or none; scalar pointers) and the common locations
-(``file:line:col``, ``"name"(#loc)``, ``callsite``) itself, with ``xdsl_compat.unchecked``:
+(``file:line:col``, ``"name"(#loc)``, ``callsite``: alias definitions, and inline
+``loc(...)`` of function arguments and generic ops) itself, with ``xdsl_compat.unchecked``:
 no parameter constraints, no ``verify``.  That is right only where the text's shape already
 guarantees what the checks ask.  Here every module is read twice, once with the fast types
-off (every type through xDSL's parser), and every type and location of the two must be
-equal; and each unchecked attribute, rebuilt with xDSL's checks (``cls.new``), must pass
-them and come out equal.
+off (every type and inline location through xDSL's parser), and every type and location
+(of ops and of block arguments) of the two must be equal; and each unchecked attribute,
+rebuilt with xDSL's checks (``cls.new``), must pass them and come out equal.
 """
 
 import pathlib
@@ -32,6 +33,7 @@ def _attrs_of(module):
         for region in op.regions:
             for block in region.blocks:
                 out += [(f"{op.name} block arg", a.type) for a in block.args]
+                out += [(f"{op.name} block arg loc", a.location) for a in block.args]
     return out
 
 
@@ -51,9 +53,11 @@ def _compare(path: pathlib.Path, monkeypatch) -> int:
     reader.clear_shared_types()
     fast = _attrs_of(reader.read_module(text, str(path)))
     monkeypatch.setattr(reader, "FAST_TYPES", False)
+    monkeypatch.setattr(reader, "FAST_LOCATIONS", False)
     reader.clear_shared_types()
     slow = _attrs_of(reader.read_module(text, str(path)))
     monkeypatch.setattr(reader, "FAST_TYPES", True)
+    monkeypatch.setattr(reader, "FAST_LOCATIONS", True)
     reader.clear_shared_types()
     assert len(fast) == len(slow)
     for (where, a), (_, b) in zip(fast, slow):

@@ -312,7 +312,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             raise TTOptError(f"cyclic location alias '{name}'", filename, ln, col)
         in_progress.add(name)
         body, offset = raw[name]
-        loc = _fast_loc(body, lambda n, at: resolve(n, offset + at, offset), cache)
+        loc = fast_loc(body, lambda n, at: resolve(n, offset + at, offset), cache)
         if loc is not None:
             in_progress.discard(name)
             values[name] = loc
@@ -402,7 +402,7 @@ _NAME_LOC = re.compile(r'"([^"\\]*)"\((#[\w$.-]+)\)')
 _CALLSITE = re.compile(r"callsite\((#[\w$.-]+) at (#[\w$.-]+)\)")
 
 
-def _fast_loc(body: str, resolve, cache: dict):
+def fast_loc(body: str, resolve, cache: dict):
     """The four forms nearly every alias has, without tokenizing; None for anything else."""
     # (the attributes are built unchecked: the patterns matched what their checks ask, a
     # string without escapes, integers, locations)

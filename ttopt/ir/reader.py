@@ -59,7 +59,7 @@ from .fast_ops import (
     try_fast_terminator,
 )
 from .lexer import STRING_LITERAL, FastMLIRLexer
-from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases, int_attr
+from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases, fast_loc, int_attr
 from .source import RawMarks, SourceMap
 from .source import build as build_source_map
 from .verify import ParseFacts, verify_parsed
@@ -174,6 +174,7 @@ class TritonParser(ParserBase):
         self._trailing_locs = trailing_locs or {}
         self.type_cache: dict[str, Attribute] = {}
         self._loc_cache: dict[str, Attribute] = {}
+        self._fast_loc_parts: dict = {}  # (fast_loc's cache of file names and file locations)
         self._props_cache: dict[str, dict[str, Attribute]] = {}
         self._dict_cache: dict[str, dict[str, Attribute]] = {}
         self._ftype_cache: dict[str, Attribute] = {}
@@ -235,6 +236,11 @@ class TritonParser(ParserBase):
             m = _LOC_TEXT.match(self.source, tok.span.start)
             if m is not None:
                 cached = self._loc_cache.get(m.group())
+                if cached is None and FAST_LOCATIONS:
+                    cached = self._fast_location(m.group()[4:-1], tok.span.start)
+                    if cached is not None:
+                        self._loc_cache[m.group()] = cached
+                        self.marks.loc_texts.setdefault(id(cached), (cached, m.group()))
                 if cached is not None:
                     self.resume_from(m.end())
                     self._after_loc = self.current_token.span.start
@@ -247,6 +253,25 @@ class TritonParser(ParserBase):
                 # the writer prints it as it was written (not as an alias of equal value)
                 self.marks.loc_texts.setdefault(id(loc), (loc, m.group()))
         return loc
+
+    def _fast_location(self, body: str, at: int):
+        """The location ``loc(body)`` at offset ``at`` in one of the forms nearly every one
+        has (:func:`ttopt.ir.locations.fast_loc`: ``"name"(#alias)``, ``"file":line:col``,
+        ``callsite(#a at #b)``), each alias in it defined above ``at``; None for anything
+        else (then xDSL's parser reads it, and reports what is wrong)."""
+        aliases, offsets = self.attribute_aliases, self.loc_alias_offsets
+
+        def resolve(name: str, _rel: int):
+            defined_at = offsets.get(name)
+            loc = aliases.get(name)
+            if loc is None or defined_at is None or defined_at > at:
+                raise _NotFast
+            return loc
+
+        try:
+            return fast_loc(body, resolve, self._fast_loc_parts)
+        except _NotFast:
+            return None
 
     # --- `loc(#alias)` may name an alias defined further down (MLIR resolves it at the
     #     end), but an alias inside a location (`loc("name"(#alias))`, `callsite(..)`)
@@ -804,8 +829,13 @@ def _balanced_end(text: str, start: int) -> int | None:
 # ------------------------------------------------------------------ entry point
 
 
+class _NotFast(Exception):
+    """A location the fast path does not build (an alias not defined above it)."""
+
+
 # ------------------------------------------------------------------ the common types, fast
 FAST_TYPES = True  # (off: every type through xDSL's parser; test_fast_attrs compares the two)
+FAST_LOCATIONS = True  # (the same for inline locations)
 _SCALAR_ALT = "|".join(sorted(map(re.escape, SCALAR_TYPES), key=len, reverse=True))
 _DIM = r"(?:0|[1-9]\d{0,8})"
 _FAST_TYPE = re.compile(
