@@ -3,11 +3,12 @@
 The reader builds the common types (``_fast_type``: ranked tensors of scalars and scalar
 pointers, with a layout alias or none; scalar pointers) and the common locations
 (``file:line:col``, ``"name"(#loc)``, ``callsite``: alias definitions, and inline
-``loc(...)`` of function arguments and generic ops) itself, with ``xdsl_compat.unchecked``:
+``loc(...)`` of function arguments and generic ops) and the attribute dictionaries of
+integers and booleans (``{tt.divisibility = 16 : i32}``, ``<{axis = 0 : i32}>``) itself, with ``xdsl_compat.unchecked``:
 no parameter constraints, no ``verify``.  That is right only where the text's shape already
 guarantees what the checks ask.  Here every module is read twice, once with the fast types
-off (every type and inline location through xDSL's parser), and every type and location
-(of ops and of block arguments) of the two must be equal; and each unchecked attribute,
+off (every type, inline location and dictionary through xDSL's parser), and every type,
+location, property and attribute (of ops and of block arguments) of the two must be equal; and each unchecked attribute,
 rebuilt with xDSL's checks (``cls.new``), must pass them and come out equal.
 """
 
@@ -28,6 +29,8 @@ def _attrs_of(module):
     out = []
     for op in module.op.walk():
         out.append((f"{op.name} loc", op.location))
+        out += [(f"{op.name} property {k}", v) for k, v in op.properties.items()]
+        out += [(f"{op.name} attribute {k}", v) for k, v in op.attributes.items()]
         out += [(f"{op.name} result", r.type) for r in op.results]
         out += [(f"{op.name} operand", o.type) for o in op.operands]
         for region in op.regions:
@@ -54,10 +57,12 @@ def _compare(path: pathlib.Path, monkeypatch) -> int:
     fast = _attrs_of(reader.read_module(text, str(path)))
     monkeypatch.setattr(reader, "FAST_TYPES", False)
     monkeypatch.setattr(reader, "FAST_LOCATIONS", False)
+    monkeypatch.setattr(reader, "FAST_DICTS", False)
     reader.clear_shared_types()
     slow = _attrs_of(reader.read_module(text, str(path)))
     monkeypatch.setattr(reader, "FAST_TYPES", True)
     monkeypatch.setattr(reader, "FAST_LOCATIONS", True)
+    monkeypatch.setattr(reader, "FAST_DICTS", True)
     reader.clear_shared_types()
     assert len(fast) == len(slow)
     for (where, a), (_, b) in zip(fast, slow):
@@ -103,3 +108,14 @@ def test_unchecked_equals_the_checked_constructor():
     assert unchecked_data(IntAttr, 7) == IntAttr(7)
     with pytest.raises(ValueError):  # (every parameter, in order, and no more)
         unchecked(FileLineColLoc, name, one)
+
+
+def test_fast_dict_takes_only_integers_and_booleans():
+    i32 = reader.SCALAR_TYPES["i32"]
+    got = reader._fast_dict('tt.divisibility = 16 : i32, "ttg.num-warps" = 4 : i32, noinline = false')
+    assert list(got) == ["tt.divisibility", "ttg.num-warps", "noinline"]
+    assert got["tt.divisibility"].value.data == 16 and got["tt.divisibility"].type == i32
+    assert got["noinline"].type == reader.IntegerType(1) and got["noinline"].value.data == 0
+    for other in ("", "a = 1 : i32, a = 2 : i32", "a = 1 : i32, ", "a = 1 : i1", "a = 1.0 : f32",
+                  "a = 300 : i8", 'a = "s"', "a", "a-b = 1 : i32", "a = 1 : i32,b = 2 : i32"):
+        assert reader._fast_dict(other) is None, other

@@ -8,6 +8,8 @@ the sink of :mod:`ttopt.passes.base` (``OptimizeResult.stats``), wall times per 
 from __future__ import annotations
 
 import gc
+import os
+import queue
 import re
 import sys
 import threading
@@ -38,12 +40,6 @@ T = TypeVar("T")
 # recursion limit, so depth is limited by these two numbers, not by Python's defaults.
 STACK_BYTES = 512 * 1024 * 1024
 RECURSION_LIMIT = 200_000
-# A text with at most N `{` nests at most N deep: it runs on the caller's thread where the
-# frames that many levels can take (measured: about 10 per level for read, the passes and
-# print; twice that allowed) fit under the caller's recursion limit; starting the thread
-# costs about 0.4 ms of CPU, 3% of a median corpus kernel's run.
-FRAMES_PER_BRACE = 20
-FRAMES_BASE = 100
 # A pipeline of ttopt's own passes none of which can rewrite anything in the text (their
 # cheap necessary conditions, :mod:`ttopt.passes.preconditions`, all false) is not run: the
 # module is still read, verified and printed, and each pass reports no rewrite.  89% of
@@ -193,76 +189,111 @@ _deep_users = 0
 _saved_limit = 0
 
 
-def _stack_depth() -> int:
-    depth, frame = 0, sys._getframe()
-    while frame is not None:
-        depth += 1
-        frame = frame.f_back
-    return depth
+class _Worker:
+    """The deep-stack thread, kept between calls: starting a thread with a 512 MB stack
+    costs about 0.4 ms of CPU, 3% of a median corpus kernel's run; handing a call to a
+    waiting thread costs a tenth of that.  One call at a time: a call made while it is busy
+    gets a thread of its own (as every call did before)."""
+
+    def __init__(self) -> None:
+        self.busy = threading.Lock()
+        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.thread = _deep_thread(self.loop, name="ttopt-worker")
+
+    def loop(self) -> None:
+        _tls.deep = True
+        while True:
+            job = self.inbox.get()
+            if job is None:
+                return
+            fn, args, box, done = job
+            try:
+                box["value"] = fn(*args)
+            except BaseException as e:  # re-raised in the caller's thread
+                box["error"] = e
+            finally:
+                done.set()
 
 
-def run_deep(fn: Callable[..., T], *args, braces: int | None = None) -> T:
-    """``fn(*args)`` on a thread with a large stack and recursion limit; its exception, if
-    any, is re-raised here.  The recursion limit is raised only while such calls run (it is
-    process-wide), and a call from such a thread runs directly.  ``braces``: the number of
-    ``{`` of the text ``fn`` works on (a bound on its nesting): where that many levels fit
-    under the caller's recursion limit, ``fn`` runs directly (the cyclic garbage collector
-    paused all the same)."""
+_worker = _Worker()
+
+
+def _forget_worker_in_child() -> None:
+    global _worker, _deep_lock, _deep_users
+    _worker = _Worker()  # (a forked child has no copy of the parent's threads)
+    _deep_lock = threading.Lock()
+    _deep_users = 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_worker_in_child)
+
+
+def _deep_thread(target: Callable[[], None], name: str) -> threading.Thread:
+    """A started daemon thread with the large stack (``threading.stack_size`` is
+    process-wide: set only around ``start``; the caller holds ``_deep_lock``)."""
+    old_stack = threading.stack_size()
+    threading.stack_size(STACK_BYTES)
+    try:
+        worker = threading.Thread(target=target, name=name, daemon=True)
+        worker.start()
+    finally:
+        threading.stack_size(old_stack)
+    return worker
+
+
+def run_deep(fn: Callable[..., T], *args) -> T:
+    """``fn(*args)`` on a thread with a large stack and recursion limit (the kept worker
+    thread, or a thread of its own when that one is busy); its exception, if any, is
+    re-raised here.  The recursion limit is raised only while such calls run (it is
+    process-wide), the cyclic garbage collector paused, and a call from such a thread runs
+    directly."""
     global _deep_users, _saved_limit
     if getattr(_tls, "deep", False):
         return fn(*args)
-    inline = False
-    if braces is not None:
-        need = _stack_depth() + FRAMES_BASE + FRAMES_PER_BRACE * braces
-        with _deep_lock:  # (while a deep run holds the limit raised, the caller's own is saved)
-            limit = _saved_limit if _deep_users else sys.getrecursionlimit()
-            if need < limit:
-                inline = True
-                if _deep_users == 0:
-                    _saved_limit = sys.getrecursionlimit()
-                    _pause_gc()
-                _deep_users += 1
-    if inline:
-        try:
-            return fn(*args)
-        finally:
-            with _deep_lock:
-                _deep_users -= 1
-                if _deep_users == 0:
-                    sys.setrecursionlimit(_saved_limit)
-                    _resume_gc()
     box: dict = {}
-
-    def target():
-        _tls.deep = True
-        try:
-            box["value"] = fn(*args)
-        except BaseException as e:  # re-raised in the caller's thread
-            box["error"] = e
-
-    with _deep_lock:  # threading.stack_size is process-wide: set it only around start()
+    worker = _worker
+    own = worker.busy.acquire(blocking=False)
+    thread = None
+    with _deep_lock:
         if _deep_users == 0:
             _saved_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_saved_limit, RECURSION_LIMIT))
             _pause_gc()
-        # (raised here even where a run on its caller's thread is under way: that one fits
-        # under the limit saved)
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
-        old_stack = threading.stack_size()
-        threading.stack_size(STACK_BYTES)
         try:
-            worker = threading.Thread(target=target, name="ttopt", daemon=True)
-            worker.start()
+            if own:
+                if worker.thread is None or not worker.thread.is_alive():
+                    worker.start()
+            else:
+                def target():
+                    _tls.deep = True
+                    try:
+                        box["value"] = fn(*args)
+                    except BaseException as e:  # re-raised in the caller's thread
+                        box["error"] = e
+
+                thread = _deep_thread(target, name="ttopt")
         except BaseException:
+            if own:
+                worker.busy.release()
             if _deep_users == 0:
                 sys.setrecursionlimit(_saved_limit)
                 _resume_gc()
             raise
-        finally:
-            threading.stack_size(old_stack)
         _deep_users += 1
     try:
-        worker.join()
+        if own:
+            done = threading.Event()
+            worker.inbox.put((fn, args, box, done))
+            done.wait()
+        else:
+            thread.join()
     finally:
+        if own:
+            worker.busy.release()
         with _deep_lock:
             _deep_users -= 1
             if _deep_users == 0:
@@ -414,7 +445,7 @@ def run_pipeline(
                 if result is not None:
                     return result
     return run_deep(_run_pipeline, text, passes, filename, callback, verify, verify_each,
-                    triton_version, braces=text.count("{"))
+                    triton_version)
 
 
 def optimize(text: str, passes: Sequence[str | XDSLModulePass], filename: str = "<input>", *,

@@ -155,7 +155,7 @@ def _run_passes(text: str, passes: Sequence, filename: str, print_changed: bool 
         changed = any(s.total for s in stats)
         return stats, (write_module(module) if changed and print_changed else None)
 
-    return run_deep(work, braces=text.count("{"))
+    return run_deep(work)
 
 
 def _digest(text: str) -> bytes:

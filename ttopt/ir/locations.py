@@ -260,10 +260,13 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
         m = _LOC_ALIAS_START.search(text, pos)
         if m is None:
             break
-        if m.start() and _NAME_CHAR.match(text, m.start() - 1):  # (`x#loc1 = ...`: a name)
-            pos = m.start() + 1
+        at = m.start()
+        if at and text[at - 1] != "\n" and _NAME_CHAR.match(text, at - 1):  # (`x#loc1 = ...`)
+            pos = at + 1
             continue
-        if hidden(m.start()):
+        # (at the start of a line, as Triton prints them, a definition is never inside a
+        # string or a comment: neither spans lines)
+        if at and text[at - 1] != "\n" and hidden(at):
             pos = m.end()
             continue
         full = LOC_ALIAS.match(text, m.start())

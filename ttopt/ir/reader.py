@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import make_context, versions
+from ..dialects.syntax import int_attr as integer_attr
 from ..dialects.tt_attrs import PointerType
 from ..errors import TTOptError, TTOptInternalError, line_col
 from ..xdsl_compat import ParserBase, set_value_name, unchecked, unchecked_data
@@ -297,19 +298,25 @@ class TritonParser(ParserBase):
     #     that repeat are looked up by their text: a properties dictionary (copied: the
     #     caller may change it), and a function type that runs to the end of its line
     def parse_optional_properties_dict(self):  # type: ignore[override]
-        return self._memo_dict(_PROPS_TEXT, self._props_cache, super().parse_optional_properties_dict)
+        return self._memo_dict(_PROPS_TEXT, self._props_cache, super().parse_optional_properties_dict, 2)
 
     def parse_optional_dictionary_attr_dict(self):  # type: ignore[override]
         # (`{tt.divisibility = 16 : i32}` on kernel arguments, `attributes {noinline = false}`)
-        return self._memo_dict(_DICT_TEXT, self._dict_cache, super().parse_optional_dictionary_attr_dict)
+        return self._memo_dict(_DICT_TEXT, self._dict_cache, super().parse_optional_dictionary_attr_dict, 1)
 
-    def _memo_dict(self, pattern, cache: dict, parse):
+    def _memo_dict(self, pattern, cache: dict, parse, brackets: int):
         """``parse()`` (a dictionary) looked up by the text ``pattern`` matches here; cached
-        only when the parse consumed exactly that text.  A copy each time: callers change it."""
+        only when the parse consumed exactly that text.  A copy each time: callers change it.
+        A dictionary of integers and booleans only is built from its text (``brackets``:
+        the length of its opening bracket, ``{`` or ``<{``)."""
         m = pattern.match(self.source, self.current_token.span.start)
         if m is None:
             return parse()
         cached = cache.get(m.group())
+        if cached is None and FAST_DICTS:
+            cached = _fast_dict(m.group()[brackets:-brackets])
+            if cached is not None:
+                cache[m.group()] = cached
         if cached is None:
             cached = parse()
             if self.current_token.span.start >= m.end():
@@ -827,6 +834,42 @@ def _balanced_end(text: str, start: int) -> int | None:
 
 
 # ------------------------------------------------------------------ entry point
+
+
+FAST_DICTS = True  # (off: every attribute dictionary through xDSL's parser)
+_DICT_KEY = r'(?:[A-Za-z_][\w$.]*|"[^"\\\n]*")'
+_DICT_ENTRY = re.compile(
+    rf"({_DICT_KEY}) = (?:(-?(?:0|[1-9]\d{{0,17}})) : (i8|i16|i32|i64)|(true|false))(?:, |$)"
+)
+_I1 = IntegerType(1)
+
+
+def _fast_dict(body: str) -> dict | None:
+    """The dictionary ``{body}`` when every entry is ``key = N : iW`` (W 8 to 64) or ``key =
+    true/false``, keys bare or quoted without escapes, none twice; else None (xDSL's parser
+    reads it)."""
+    out: dict = {}
+    pos, n = 0, len(body)
+    if not n:
+        return None
+    while pos < n:
+        m = _DICT_ENTRY.match(body, pos)
+        if m is None:
+            return None
+        key, num, width, flag = m.groups()
+        if key[0] == '"':
+            key = key[1:-1]
+        if key in out:
+            return None
+        if flag is not None:
+            out[key] = integer_attr(int(flag == "true"), _I1)
+        else:
+            try:
+                out[key] = integer_attr(int(num), SCALAR_TYPES[width])
+            except Exception:  # (out of range: the parser reports it)
+                return None
+        pos = m.end()
+    return out if body[-2:] != ", " else None
 
 
 class _NotFast(Exception):
