@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase
+from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
@@ -140,6 +140,7 @@ class TritonOp(IRDLOperation):
             properties=dict(properties or {}),
             attributes=dict(attributes or {}),
             regions=regions,
+            location=UNKNOWN_LOC,  # (what create gives, without its import per call)
         )
 
 

@@ -49,7 +49,7 @@ from typing import cast
 
 from xdsl.dialects import arith as _arith
 from xdsl.dialects import math as _math
-from xdsl.dialects.builtin import IndexType, SignlessIntegerConstraint, i1
+from xdsl.dialects.builtin import UNKNOWN_LOC, IndexType, SignlessIntegerConstraint, i1
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrConstraint,
@@ -372,6 +372,7 @@ class PositionalBuild:
             properties=dict(properties or {}),
             attributes=dict(attributes or {}),
             regions=regions or (),
+            location=UNKNOWN_LOC,  # (what create gives, without its import per call)
         )
 
 
