@@ -338,10 +338,10 @@ def _run_pipeline(
     start = time.perf_counter()
     idle = bool(callback is None and SKIP_IDLE_PASSES and pipeline) and not may_rewrite(pipeline, text)
     checked = time.perf_counter() - start
-    # an idle pipeline changes nothing: the output is the input as it is (what the writer
-    # gives for an unchanged module; blank lines before the module kept too), so no source
-    # map is built for it.  (Not for an empty text, printed as Triton prints an empty
-    # module, nor for one with NUL bytes, which the writer prints as blanks.)
+    # an idle pipeline changes nothing: the output is the input's lines, blank and
+    # comment-only lines left out (what the writer gives for an unchanged module), so no
+    # source map is built for it.  (Not for an empty text, printed as Triton prints an
+    # empty module, nor for one with NUL bytes, which the writer prints as blanks.)
     verbatim = idle and source.KEEP_TEXT and not text.isspace() and text != "" and "\x00" not in text
     start = time.perf_counter()
     try:
@@ -378,8 +378,14 @@ def _run_pipeline(
         timings += [(p.name, 0.0) for p in pipeline[1:]]
         stats = [PassStats(p.name) for p in pipeline]
         if verbatim:
-            timings.append(("print", 0.0))
-            return OptimizeResult(text, stats, timings)
+            start = time.perf_counter()
+            lines = text.split("\n")  # (only \n ends a line: not str.splitlines's others)
+            out = "\n".join(ln for ln in lines[:-1] if not _trivia(ln))
+            out = out + "\n" if out else ""
+            if not _trivia(lines[-1]):  # (the last line, without its newline)
+                out += lines[-1]
+            timings.append(("print", time.perf_counter() - start))
+            return OptimizeResult(out, stats, timings)
     else:
         with collect_stats() as stats:
             try:
@@ -397,6 +403,12 @@ def _run_pipeline(
         raise TTOptInternalError("printing", e, filename) from e
     timings.append(("print", time.perf_counter() - start))
     return OptimizeResult(text_out, list(stats), timings)
+
+
+def _trivia(line: str) -> bool:
+    """A blank or comment-only line (the writer prints none of them)."""
+    body = line.strip()
+    return not body or body.startswith("//")
 
 
 def run_pipeline(
