@@ -166,6 +166,13 @@ class ParserBase(Parser):
     def _parse_block(self):  # type: ignore[override]
         return self.parse_block()
 
+    def _parse_block_body(self, block):  # type: ignore[override]
+        return self.parse_block_body(block)
+
+    def parse_block_body(self, block):
+        """The ops of a block (until a token that cannot start one), added to ``block``."""
+        return Parser._parse_block_body(self, block)
+
     def parse_block(self):
         """A labelled block (``^bb0(...):`` and its ops)."""
         return Parser._parse_block(self)

@@ -348,21 +348,73 @@ class TritonParser(ParserBase):
         self.generic_ops.add(op)
         return op
 
-    def parse_operation(self):  # type: ignore[override]
-        start = self.current_token.span.start
-        depth = self.depth
-        op = self._parse_operation_at(start)
+    def parse_block_body(self, block):  # type: ignore[override]
+        """xDSL's loop, with a run of ops that the fast path reads (:mod:`ttopt.ir.fast_ops`)
+        read one after another from the text: the lexer is moved (one token lexed) only
+        where the full parser takes over.  The position after an op is where the lexer would
+        put its next token (the same whitespace and comment skipping)."""
+        text = self.source
+        add = block.add_op
+        while True:
+            pos = self.current_token.span.start
+            moved = False
+            while True:
+                fast = self._try_fast_at(pos)
+                if fast is None:
+                    break
+                op, end = fast
+                nxt = _SKIP.match(text, end).end()
+                self._finish_fast(op, pos, end)
+                self._finish(op, self.depth, nxt)
+                add(op)
+                pos, moved = nxt, True
+            if moved or self.current_token.span.start != pos:
+                self.resume_from(pos)  # (a fast path that gave up may have looked ahead)
+            op = self.parse_optional_operation()
+            if op is None:
+                return
+            add(op)
+
+    def _try_fast_at(self, start: int):
+        text = self.source
+        if text.startswith("%", start):
+            return try_fast_op(self, start)
+        if text.startswith("tt.store ", start):
+            return try_fast_store(self, start)
+        if text.startswith(_TERMINATORS, start):
+            return try_fast_terminator(self, start)
+        return None
+
+    def _finish_fast(self, op, start: int, end: int) -> None:
+        """An op the fast path read from ``start`` to ``end`` (its line's end): its offset
+        and location."""
+        self.offsets[op] = start
+        name = self._trailing_locs.get(end)
+        if name is not None:
+            op.location = self._alias_loc(name)
+        else:
+            op.location = self._implicit_loc(self._op_name_at(start))
+
+    def _finish(self, op, depth: int, end: int) -> None:
+        """The source map's marks of ``op`` (``end``: its next token), and the properties an
+        older release's op lacks (:func:`ttopt.dialects.versions.filled_properties`)."""
         marks = self.marks
         marks.depths[op] = depth
-        marks.ends[op] = self.current_token.span.start
+        marks.ends[op] = end
         if self._fill:
             rules = self._fill.get(op.name)
-            if rules:  # (an older release's op: the properties 3.6 requires, ttopt.dialects.versions)
+            if rules:
                 props = op.properties
                 for prop, value in rules:
                     if prop not in props:
                         props[prop] = value(op)
                         marks.filled.setdefault(op, set()).add(prop)
+
+    def parse_operation(self):  # type: ignore[override]
+        start = self.current_token.span.start
+        depth = self.depth
+        op = self._parse_operation_at(start)
+        self._finish(op, depth, self.current_token.span.start)
         return op
 
     def _parse_operation_at(self, start: int):
@@ -380,13 +432,8 @@ class TritonParser(ParserBase):
                 self.resume_from(start)                 # up: never lose what it consumed
         else:  # a common one-line op (ttopt.ir.fast_ops)
             op, end = fast
-            self.offsets[op] = start
             self.resume_from(end)
-            name = self._trailing_locs.get(end)
-            if name is not None:
-                op.location = self._alias_loc(name)
-            else:
-                op.location = self._implicit_loc(self._op_name_at(start))
+            self._finish_fast(op, start, end)
             return op
         op = super().parse_operation()
         self.offsets[op] = start
@@ -870,6 +917,10 @@ def _fast_dict(body: str) -> dict | None:
                 return None
         pos = m.end()
     return out if body[-2:] != ", " else None
+
+
+# what the lexer skips before a token (ttopt.ir.lexer._FAST): blanks and `//` comments
+_SKIP = re.compile(r"(?:(?://[^\n]*(?:\n)?)|\s+)*")
 
 
 class _NotFast(Exception):
