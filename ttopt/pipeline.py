@@ -439,7 +439,11 @@ def run_pipeline(
     failure there is an internal error naming the pass).
 
     ``passes``: names of ttopt's passes (``ttopt.PASSES``) and/or xDSL pass instances, e.g.
-    from :func:`parse_pipeline` (``ttopt.parse_pipeline("redundant-load,cse")``).
+    from :func:`parse_pipeline` (``ttopt.parse_pipeline("redundant-load,cse")``).  A
+    pipeline of ttopt's own passes none of which can rewrite anything in the text (their
+    text preconditions, :mod:`ttopt.passes.preconditions`) is not run (without a
+    ``callback``): the module is still read and verified, each pass reports no rewrite, and
+    the output is the input's lines less blank and comment-only ones (:data:`SKIP_IDLE_PASSES`).
     ``callback``: see :data:`PassCallback`.
 
     Raises :class:`TTOptError` for bad input and :class:`TTOptInternalError` (a subclass)
