@@ -426,3 +426,43 @@ def test_a_forked_child_starts_its_own_deep_stack_thread(tmp_path):
     with ctx.Pool(1) as pool:
         out = pool.apply_async(ttopt.optimize, (OK, ["redundant-load"])).get(timeout=60)
     assert "tt.return" in out
+
+
+# ------------------------------------------------------------------------- the text preconditions
+_PRECONDITION_RUN = (
+    "import sys; from ttopt.passes.preconditions import may_rewrite; "
+    "from ttopt.pipeline import resolve_passes; "
+    "print(may_rewrite(resolve_passes(['redundant-load', 'redundant-reduce', 'div-chain']), "
+    "open(sys.argv[1]).read()))"
+)
+
+
+def _preconditions_answer(tmp_path, text: str) -> str:
+    """The passes' text preconditions on ``text`` in a process of their own; a hang (they
+    run on every input now, not only on Triton's printing) fails at the timeout."""
+    f = tmp_path / "in.ttir"
+    f.write_text(text)
+    proc = subprocess.run([sys.executable, "-c", _PRECONDITION_RUN, str(f)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def test_preconditions_are_linear_in_blank_lines(tmp_path):
+    """`^\\s*` in a MULTILINE pattern scanned every following blank line from each line
+    start: 64,000 blank lines took 135 s.  (Two divisions named in a comment: the text is
+    parsed; they are not ops, so the answer is the cautious one.)"""
+    text = ("// arith.divf arith.divf\nmodule {\n  tt.func @f() {\n"
+            + "   \n" * 400_000 + "    tt.return\n  }\n}\n")
+    assert _preconditions_answer(tmp_path, text) == "True"
+
+
+def test_preconditions_are_linear_in_long_chains(tmp_path):
+    """Each division followed its operands' chains of one-operand ops to their ends:
+    quadratic where many divisions share one long chain (40,000 of each: minutes)."""
+    n = 40_000
+    lines = ["module {", "  tt.func @f(%a: f32, %b: f32) {", "    %c0 = arith.negf %a : f32"]
+    lines += [f"    %c{i} = arith.negf %c{i - 1} : f32" for i in range(1, n)]
+    lines += [f"    %d{i} = arith.divf %c{n - 1}, %b : f32" for i in range(n)]
+    lines += ["    tt.return", "  }", "}", ""]
+    assert _preconditions_answer(tmp_path, "\n".join(lines)) == "False"

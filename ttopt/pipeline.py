@@ -339,8 +339,9 @@ def _run_pipeline(
     idle = bool(callback is None and SKIP_IDLE_PASSES and pipeline) and not may_rewrite(pipeline, text)
     checked = time.perf_counter() - start
     # an idle pipeline changes nothing: the output is the input's lines, blank and
-    # comment-only lines left out (what the writer gives for an unchanged module), so no
-    # source map is built for it.  (Not for an empty text, printed as Triton prints an
+    # comment-only lines left out (what the writer gives for an unchanged module whose ops
+    # have lines of their own, as Triton prints them; the writer would print two ops that
+    # share a line anew, on two), so no source map is built for it.  (Not for an empty text, printed as Triton prints an
     # empty module, nor for one with NUL bytes, which the writer prints as blanks.)
     verbatim = idle and source.KEEP_TEXT and not text.isspace() and text != "" and "\x00" not in text
     start = time.perf_counter()

@@ -17,13 +17,13 @@ from collections.abc import Sequence
 _LOAD_LINE = re.compile(r"^.*\btt\.load\b.*$", re.MULTILINE)
 _LOAD_POINTER = re.compile(r"\btt\.load (%[^\s,:]+)")
 _LOC_ALIAS = re.compile(r" loc\(#loc[0-9]*\)$")
-_FUNC_LINE = re.compile(r"^\s*tt\.func\b.*$", re.MULTILINE)
+_FUNC_LINE = re.compile(r"^[ \t]*tt\.func\b.*$", re.MULTILINE)
 _FUNC_ARG = re.compile(r"(%[^\s:,()]+): ")
 # `%r = OP operands...` or `%r = "OP"(operands) ...`: one single-result op per line
-_DEF = re.compile(r'^\s*(%[^\s:=#,]+) = (?:"([\w.]+)"\(([^)]*)\)|([\w.]+)\b(.*))$', re.MULTILINE)
+_DEF = re.compile(r'^[ \t]*(%[^\s:=#,]+) = (?:"([\w.]+)"\(([^)\n]*)\)|([\w.]+)\b(.*))$', re.MULTILINE)
 _OPERAND = re.compile(r"%[^\s,:()\[\]{}<>]+")
 _CUTS = (" : ", " {", " <{", " loc(", " (")
-_REDUCTION = re.compile(r'^\s*%[^\s:=#,]+(?::[0-9]+)? = "tt\.(reduce|scan)"\(([^)]*)\)', re.MULTILINE)
+_REDUCTION = re.compile(r'^[ \t]*%[^\s:=#,]+(?::[0-9]+)? = "tt\.(reduce|scan)"\(([^)\n]*)\)', re.MULTILINE)
 _REDUCTION_NAME = re.compile(r"tt\.(?:reduce|scan)(?!\.return)")
 # ops whose result has one value number with another only if their first operands have
 # (none of them commutes: its operands are not interchangeable)
@@ -153,13 +153,25 @@ def _two_loads_of_one_pointer(text) -> bool:
     if not t.parse():
         return True
 
+    root_of: dict[str, str | None] = {}  # (memoised along each chain: linear in the text)
+
     def root(value: str) -> str | None:
+        path = []
         for _ in range(len(t.defs) + 1):
+            if value in root_of:
+                found = root_of[value]
+                break
+            path.append(value)
             op, operands = t.defs.get(value, (None, ()))
             if op not in _POINTER_OPS or not operands:
+                found = value if value in t.args else None
                 break
             value = operands[0]
-        return value if value in t.args else None
+        else:
+            found = value if value in t.args else None
+        for v in path:
+            root_of[v] = found
+        return found
 
     seen: dict[str, set] = {}
     for typ, pointer in loads:
@@ -211,12 +223,16 @@ def _division_of_a_division(text) -> bool:
     divisions = [operands for op, operands in t.defs.values() if op == "arith.divf"]
     if len(divisions) != count:  # a division on a line of its own kind, or in a string
         return True
+    seen: set[str] = set()  # values already followed, none reaching a division
     for operands in divisions:
         for value in operands:
             for _ in range(len(t.defs) + 1):
+                if value in seen:  # (each value followed once: linear in the text)
+                    break
                 op, inner = t.defs.get(value, (None, ()))
                 if op == "arith.divf":
                     return True
+                seen.add(value)
                 if len(inner) != 1:
                     break
                 value = inner[0]
