@@ -117,5 +117,19 @@ def test_fast_dict_takes_only_integers_and_booleans():
     assert got["tt.divisibility"].value.data == 16 and got["tt.divisibility"].type == i32
     assert got["noinline"].type == reader.IntegerType(1) and got["noinline"].value.data == 0
     for other in ("", "a = 1 : i32, a = 2 : i32", "a = 1 : i32, ", "a = 1 : i1", "a = 1.0 : f32",
-                  "a = 300 : i8", 'a = "s"', "a", "a-b = 1 : i32", "a = 1 : i32,b = 2 : i32"):
+                  "a = 300 : i8", 'a = "s"', "a", "a-b = 1 : i32", "a = 1 : i32,b = 2 : i32",
+                  "\u00e9 = 1 : i32", '"a\x0bb" = 1 : i32'):
         assert reader._fast_dict(other) is None, other
+
+
+def test_fast_locations_refuse_what_the_lexer_refuses():
+    """A \\v (or \\f) inside a location string is an error at that string, as the lexer
+    (and MLIR) says, with the fast path on: never built into a location."""
+    import ttopt
+
+    text = ('#loc = loc("k.py":1:1)\nmodule {\n  tt.func public @k(%a: i32 loc("a\x0bb"(#loc))) {\n'
+            "    tt.return loc(#loc)\n  } loc(#loc)\n} loc(#loc)\n")
+    for bad in (text, text.replace("\x0b", "\x0c")):
+        with pytest.raises(ttopt.TTOptError, match="string literal") as info:
+            reader.read_module(bad, "k.ttir")
+        assert (info.value.line, info.value.column) == (3, 35)

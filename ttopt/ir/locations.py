@@ -400,8 +400,9 @@ def _comment_start(text: str, line_start: int, end: int) -> int | None:
     return None
 
 
-_FILE_LOC = re.compile(r'"([^"\\]*)":(\d+):(\d+)')
-_NAME_LOC = re.compile(r'"([^"\\]*)"\((#[\w$.-]+)\)')
+# (a string as MLIR's lexer takes it, without escapes: no quote, backslash, newline, \v, \f)
+_FILE_LOC = re.compile(r'"([^"\\\n\v\f]*)":(\d+):(\d+)')
+_NAME_LOC = re.compile(r'"([^"\\\n\v\f]*)"\((#[\w$.-]+)\)')
 _CALLSITE = re.compile(r"callsite\((#[\w$.-]+) at (#[\w$.-]+)\)")
 
 

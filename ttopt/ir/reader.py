@@ -884,7 +884,7 @@ def _balanced_end(text: str, start: int) -> int | None:
 
 
 FAST_DICTS = True  # (off: every attribute dictionary through xDSL's parser)
-_DICT_KEY = r'(?:[A-Za-z_][\w$.]*|"[^"\\\n]*")'
+_DICT_KEY = r'(?:[A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n\v\f]*")'  # (MLIR's bare-id, ASCII; a plain string)
 _DICT_ENTRY = re.compile(
     rf"({_DICT_KEY}) = (?:(-?(?:0|[1-9]\d{{0,17}})) : (i8|i16|i32|i64)|(true|false))(?:, |$)"
 )
