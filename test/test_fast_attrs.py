@@ -132,4 +132,4 @@ def test_fast_locations_refuse_what_the_lexer_refuses():
     for bad in (text, text.replace("\x0b", "\x0c")):
         with pytest.raises(ttopt.TTOptError, match="string literal") as info:
             reader.read_module(bad, "k.ttir")
-        assert (info.value.line, info.value.column) == (3, 35)
+        assert (info.value.line, info.value.col) == (3, 35)
