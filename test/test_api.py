@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import ttopt
-from conftest import ROOT, file_params, fixture_files, small
+from conftest import ROOT, small
 from ttopt.analysis.effects import may_write
 from ttopt.ir.reader import read_module
 
@@ -82,66 +82,3 @@ def test_memory_effects_the_passes_rely_on():
     loads = [op for op in read_module(text).op.walk() if op.name == "tt.load"]
     assert [may_write(op) for op in loads] == [False, True]
 
-
-@pytest.mark.parametrize("path", file_params(fixture_files(), what="fixtures"))
-def test_idle_passes_skipped_change_nothing(path, monkeypatch):
-    """``run_pipeline`` does not run a pipeline none of whose passes can rewrite anything
-    (their text preconditions all false): every pass's statistics are what running them
-    gives, and the output is the input's lines without blank and comment-only lines, as
-    the writer prints them (probe_gen.ttir starts with a blank line)."""
-    from ttopt.passes.preconditions import may_rewrite
-
-    text = path.read_text()
-    passes = ["redundant-load", "redundant-reduce", "div-chain", "recip-hoist"]
-    fast = ttopt.run_pipeline(text, passes, str(path))
-    monkeypatch.setattr(ttopt.pipeline, "SKIP_IDLE_PASSES", False)
-    full = ttopt.run_pipeline(text, passes, str(path))
-    if may_rewrite(ttopt.pipeline.resolve_passes(passes), text):
-        assert fast.text == full.text
-    else:
-        assert fast.text == full.text
-    assert [s.to_dict() for s in fast.stats] == [s.to_dict() for s in full.stats]
-    assert [name for name, _ in fast.timings] == [name for name, _ in full.timings]
-
-
-def test_idle_passes_are_skipped():
-    """A kernel whose text rules out every pass: no pass runs, each reports no rewrite; a
-    kernel with something to rewrite: the passes run."""
-    import unittest.mock
-
-    from ttopt.passes.preconditions import may_rewrite
-
-    texts = [p.read_text() for p in fixture_files()]
-    pipeline = ttopt.pipeline.resolve_passes(["redundant-load", "div-chain"])
-    idle = [t for t in texts if not may_rewrite(pipeline, t)]
-    busy = [t for t in texts if may_rewrite(pipeline, t)]
-    assert idle and busy
-    calls = []
-    original = ttopt.PASSES["div-chain"].apply
-
-    def counting(self, ctx, op):
-        calls.append(1)
-        return original(self, ctx, op)
-
-    with unittest.mock.patch.object(ttopt.PASSES["div-chain"], "apply", counting):
-        result = ttopt.run_pipeline(idle[0], ["redundant-load", "div-chain"])
-        assert calls == [] and [s.total for s in result.stats] == [0, 0]
-        ttopt.run_pipeline(busy[0], ["redundant-load", "div-chain"])
-        assert calls == [1]
-
-
-def test_idle_output_keeps_lines_only_newline_ends(monkeypatch):
-    """The idle output leaves out blank and comment-only lines, where only a newline ends a
-    line: a location string holding U+2028 (a line break to str.splitlines) then `//` stays
-    whole, as the writer prints it; CRLF and a missing last newline are kept."""
-    text = (
-        "\n// a comment\nmodule {\n  tt.func public @k() {\n"
-        '    tt.return loc("a\u2028// b":1:1)\n\n  }\n}'
-    )
-    for variant in (text, text.replace("\n", "\r\n"), text + "\n"):
-        fast = ttopt.run_pipeline(variant, ["redundant-load"]).text
-        monkeypatch.setattr(ttopt.pipeline, "SKIP_IDLE_PASSES", False)
-        full = ttopt.run_pipeline(variant, ["redundant-load"]).text
-        monkeypatch.setattr(ttopt.pipeline, "SKIP_IDLE_PASSES", True)
-        assert fast == full
-        assert '"a\u2028// b":1:1' in fast and "// a comment" not in fast

@@ -466,3 +466,52 @@ def test_preconditions_are_linear_in_long_chains(tmp_path):
     lines += [f"    %d{i} = arith.divf %c{n - 1}, %b : f32" for i in range(n)]
     lines += ["    tt.return", "  }", "}", ""]
     assert _preconditions_answer(tmp_path, "\n".join(lines)) == "False"
+
+
+def test_an_interrupted_call_does_not_hold_up_the_next():
+    """An exception while waiting for the kept thread (Ctrl-C: here a SIGUSR1 handler that
+    raises, so that pytest's own Ctrl-C handling is not involved) leaves that job running;
+    the next call must not queue behind it (it gets a thread of its own until the job
+    ends)."""
+    import signal
+
+    class Interrupted(Exception):
+        pass
+
+    def interrupt(_signum, _frame):
+        raise Interrupted
+
+    release = threading.Event()
+    idents = {}
+
+    def slow():
+        idents["slow"] = threading.get_ident()
+        release.wait(60)
+
+    old = signal.signal(signal.SIGUSR1, interrupt)
+    timer = threading.Timer(0.3, signal.pthread_kill, (threading.main_thread().ident, signal.SIGUSR1))
+    timer.start()
+    try:
+        with pytest.raises(Interrupted):
+            ttopt.pipeline.run_deep(slow)
+        assert not release.is_set() and "slow" in idents
+        assert ttopt.pipeline.run_deep(threading.get_ident) != idents["slow"]
+    finally:
+        release.set()
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, old)
+
+
+def test_the_kept_thread_keeps_nothing_of_a_finished_call():
+    import gc
+    import weakref
+
+    class Big:
+        pass
+
+    arg = Big()
+    ref = weakref.ref(arg)
+    ttopt.pipeline.run_deep(lambda x: Big(), arg)
+    del arg
+    gc.collect()
+    assert ref() is None

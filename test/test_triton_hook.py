@@ -277,14 +277,11 @@ def _all_passes():
 
 
 @pytest.mark.parametrize("name", _all_passes())
-def test_the_hooks_shortcuts_never_hide_a_rewrite(name, tmp_path, capfd, monkeypatch):
+def test_the_hooks_shortcuts_never_hide_a_rewrite(name, tmp_path, capfd):
     """Wherever the pass rewrites something: it rewrites as much in the module printed
     without locations (what the hook reads first), and its precondition holds.  And the
-    precondition does rule out some kernels (or it would save nothing).  (The passes run
-    here with ``run_pipeline``'s own use of the preconditions off: every pass runs.)"""
+    precondition does rule out some kernels (or it would save nothing)."""
     import ttopt
-
-    monkeypatch.setattr(ttopt.pipeline, "SKIP_IDLE_PASSES", False)
 
     pipeline = hook.resolve_passes([name])
     rewritten, ruled_out, compared = [], [], 0

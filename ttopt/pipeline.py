@@ -31,7 +31,6 @@ from .ir.verify import verify_module
 from .ir.writer import write_module
 from .passes import PASSES, PIPELINE_ALIASES, PassStats, available_passes, collect_stats, expand_aliases
 from .passes.base import ModulePass, default_context
-from .passes.preconditions import may_rewrite
 
 T = TypeVar("T")
 
@@ -40,12 +39,6 @@ T = TypeVar("T")
 # recursion limit, so depth is limited by these two numbers, not by Python's defaults.
 STACK_BYTES = 512 * 1024 * 1024
 RECURSION_LIMIT = 200_000
-# A pipeline of ttopt's own passes none of which can rewrite anything in the text (their
-# cheap necessary conditions, :mod:`ttopt.passes.preconditions`, all false) is not run: the
-# module is still read, verified and printed, and each pass reports no rewrite.  89% of
-# the corpus for the paper's three passes.  (Off: every pass runs; the tests that check the
-# conditions against the passes turn it off.)
-SKIP_IDLE_PASSES = True
 
 PassCallback = Callable[[XDSLModulePass | None, TritonModule, XDSLModulePass | None], None]
 """Called before the first pass, between passes and after the last one, as xDSL's
@@ -216,6 +209,11 @@ class _Worker:
                 box["error"] = e
             finally:
                 done.set()
+                # (released here, not by the caller: a caller interrupted while waiting
+                # leaves the job running, and later calls get threads of their own until
+                # it ends; nothing of the job is kept alive while the thread waits)
+                job = fn = args = box = done = None
+                self.busy.release()
 
 
 _worker = _Worker()
@@ -287,13 +285,11 @@ def run_deep(fn: Callable[..., T], *args) -> T:
     try:
         if own:
             done = threading.Event()
-            worker.inbox.put((fn, args, box, done))
+            worker.inbox.put((fn, args, box, done))  # (the worker releases `busy`)
             done.wait()
         else:
             thread.join()
     finally:
-        if own:
-            worker.busy.release()
         with _deep_lock:
             _deep_users -= 1
             if _deep_users == 0:
@@ -336,18 +332,9 @@ def _run_pipeline(
     pipeline = resolve_passes(passes)
     timings: list[tuple[str, float]] = []
     start = time.perf_counter()
-    idle = bool(callback is None and SKIP_IDLE_PASSES and pipeline) and not may_rewrite(pipeline, text)
-    checked = time.perf_counter() - start
-    # an idle pipeline changes nothing: the output is the input's lines, blank and
-    # comment-only lines left out (what the writer gives for an unchanged module whose ops
-    # have lines of their own, as Triton prints them; the writer would print two ops that
-    # share a line anew, on two), so no source map is built for it.  (Not for an empty text, printed as Triton prints an
-    # empty module, nor for one with NUL bytes, which the writer prints as blanks.)
-    verbatim = idle and source.KEEP_TEXT and not text.isspace() and text != "" and "\x00" not in text
     start = time.perf_counter()
     try:
-        module = read_module(text, filename, verify=verify, triton_version=triton_version,
-                             source_map=not verbatim)
+        module = read_module(text, filename, verify=verify, triton_version=triton_version)
     except RecursionError:
         raise TTOptError("input nested too deeply", filename) from None
     timings.append(("read", time.perf_counter() - start))
@@ -374,29 +361,15 @@ def _run_pipeline(
         state["running"] = nxt
         state["since"] = time.perf_counter()
 
-    if idle:  # no pass can rewrite anything: each reports no rewrite, as it would have
-        timings.append((pipeline[0].name, checked))
-        timings += [(p.name, 0.0) for p in pipeline[1:]]
-        stats = [PassStats(p.name) for p in pipeline]
-        if verbatim:
-            start = time.perf_counter()
-            lines = text.split("\n")  # (only \n ends a line: not str.splitlines's others)
-            out = "\n".join(ln for ln in lines[:-1] if not _trivia(ln))
-            out = out + "\n" if out else ""
-            if not _trivia(lines[-1]):  # (the last line, without its newline)
-                out += lines[-1]
-            timings.append(("print", time.perf_counter() - start))
-            return OptimizeResult(out, stats, timings)
-    else:
-        with collect_stats() as stats:
-            try:
-                PassPipeline(tuple(pipeline), between).apply(default_context(), module.op)
-            except TTOptError:
-                raise
-            except Exception as e:  # a bug in a pass: report it, never a traceback
-                running = state["running"]
-                stage = f"pass '{running.name}'" if running is not None else "pass pipeline"
-                raise TTOptInternalError(stage, e, filename) from e
+    with collect_stats() as stats:
+        try:
+            PassPipeline(tuple(pipeline), between).apply(default_context(), module.op)
+        except TTOptError:
+            raise
+        except Exception as e:  # a bug in a pass: report it, never a traceback
+            running = state["running"]
+            stage = f"pass '{running.name}'" if running is not None else "pass pipeline"
+            raise TTOptInternalError(stage, e, filename) from e
     start = time.perf_counter()
     try:
         text_out = write_module(module)
@@ -404,12 +377,6 @@ def _run_pipeline(
         raise TTOptInternalError("printing", e, filename) from e
     timings.append(("print", time.perf_counter() - start))
     return OptimizeResult(text_out, list(stats), timings)
-
-
-def _trivia(line: str) -> bool:
-    """A blank or comment-only line (the writer prints none of them)."""
-    body = line.strip()
-    return not body or body.startswith("//")
 
 
 def run_pipeline(
@@ -440,11 +407,7 @@ def run_pipeline(
     failure there is an internal error naming the pass).
 
     ``passes``: names of ttopt's passes (``ttopt.PASSES``) and/or xDSL pass instances, e.g.
-    from :func:`parse_pipeline` (``ttopt.parse_pipeline("redundant-load,cse")``).  A
-    pipeline of ttopt's own passes none of which can rewrite anything in the text (their
-    text preconditions, :mod:`ttopt.passes.preconditions`) is not run (without a
-    ``callback``): the module is still read and verified, each pass reports no rewrite, and
-    the output is the input's lines less blank and comment-only ones (:data:`SKIP_IDLE_PASSES`).
+    from :func:`parse_pipeline` (``ttopt.parse_pipeline("redundant-load,cse")``).
     ``callback``: see :data:`PassCallback`.
 
     Raises :class:`TTOptError` for bad input and :class:`TTOptInternalError` (a subclass)

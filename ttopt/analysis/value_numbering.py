@@ -78,6 +78,8 @@ def splat_scalar(attr: Attribute) -> Attribute | None:
     if hit is not None and hit[0] is attr:
         return hit[1]
     found = _splat_scalar(attr)
+    if found is None:  # (only splats kept: a large table of constants is not held)
+        return None
     if len(_SPLATS) >= 4096:
         _SPLATS.clear()
     _SPLATS[id(attr)] = (attr, found)  # (the attribute kept alive: its id stays its own)

@@ -178,15 +178,9 @@ class Sign:
     high: tuple[int, int]
     what: str
     literals: tuple[str, ...]
-    # the pattern began with ``\b`` before a word character, checked by ``detect`` instead:
-    # a pattern that begins with a literal is searched for as a string, much faster than a
-    # pattern tried at every offset
-    word_start: bool = False
 
 
 def _sign(pattern: str, low, high, what: str, *literals: str) -> Sign:
-    if pattern.startswith(r"\b") and re.match(r"\w|\(\?:\w", pattern[2:]):
-        return Sign(re.compile(pattern[2:]), low, high, what, literals, True)
     return Sign(re.compile(pattern), low, high, what, literals)
 
 
@@ -319,9 +313,6 @@ class Detected:
         return self.high
 
 
-_WORD = re.compile(r"\w").match
-
-
 def detect(text: str, hidden) -> Detected:
     """The releases that could have written ``text``.  ``hidden(offset)``: whether a match at
     ``offset`` is in a comment or a location string (and so says nothing).  Raises
@@ -331,10 +322,7 @@ def detect(text: str, hidden) -> Detected:
         if not any(lit in text for lit in sign.literals):
             continue
         for m in sign.pattern.finditer(text):
-            at = m.start()
-            if sign.word_start and at and _WORD(text[at - 1]):
-                continue
-            if hidden(at):
+            if hidden(m.start()):
                 continue
             if sign.low > found.low:
                 found.low, found.low_sign = sign.low, (sign, m.start())

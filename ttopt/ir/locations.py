@@ -426,11 +426,10 @@ def fast_loc(body: str, resolve, cache: dict):
     if m:
         return unchecked(CallSiteLoc, resolve(m.group(1), m.start(1)), resolve(m.group(2), m.start(2)))
     if body == "unknown":
-        return _UNKNOWN
+        return UnknownLoc()  # (a new object each: the writer keys a location's text by its id)
     return None
 
 
-_UNKNOWN = UnknownLoc()
 _INTS: dict[int, IntAttr] = {}
 
 

@@ -17,13 +17,15 @@ from collections.abc import Sequence
 _LOAD_LINE = re.compile(r"^.*\btt\.load\b.*$", re.MULTILINE)
 _LOAD_POINTER = re.compile(r"\btt\.load (%[^\s,:]+)")
 _LOC_ALIAS = re.compile(r" loc\(#loc[0-9]*\)$")
-_FUNC_LINE = re.compile(r"^[ \t]*tt\.func\b.*$", re.MULTILINE)
+# (`[^\S\n]*`: blanks other than a newline, \f and \r included, as the lexer skips them;
+# never `\s*`, which runs on over the following lines from every line start: quadratic)
+_FUNC_LINE = re.compile(r"^[^\S\n]*tt\.func\b.*$", re.MULTILINE)
 _FUNC_ARG = re.compile(r"(%[^\s:,()]+): ")
 # `%r = OP operands...` or `%r = "OP"(operands) ...`: one single-result op per line
-_DEF = re.compile(r'^[ \t]*(%[^\s:=#,]+) = (?:"([\w.]+)"\(([^)\n]*)\)|([\w.]+)\b(.*))$', re.MULTILINE)
+_DEF = re.compile(r'^[^\S\n]*(%[^\s:=#,]+) = (?:"([\w.]+)"\(([^)\n]*)\)|([\w.]+)\b(.*))$', re.MULTILINE)
 _OPERAND = re.compile(r"%[^\s,:()\[\]{}<>]+")
 _CUTS = (" : ", " {", " <{", " loc(", " (")
-_REDUCTION = re.compile(r'^[ \t]*%[^\s:=#,]+(?::[0-9]+)? = "tt\.(reduce|scan)"\(([^)\n]*)\)', re.MULTILINE)
+_REDUCTION = re.compile(r'^[^\S\n]*%[^\s:=#,]+(?::[0-9]+)? = "tt\.(reduce|scan)"\(([^)\n]*)\)', re.MULTILINE)
 _REDUCTION_NAME = re.compile(r"tt\.(?:reduce|scan)(?!\.return)")
 # ops whose result has one value number with another only if their first operands have
 # (none of them commutes: its operands are not interchangeable)
