@@ -81,4 +81,3 @@ def test_memory_effects_the_passes_rely_on():
         assert may_write(ops[name]), name
     loads = [op for op in read_module(text).op.walk() if op.name == "tt.load"]
     assert [may_write(op) for op in loads] == [False, True]
-

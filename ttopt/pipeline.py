@@ -204,9 +204,7 @@ class _Worker:
                 return
             fn, args, box, done = job
             try:
-                box["value"] = fn(*args)
-            except BaseException as e:  # re-raised in the caller's thread
-                box["error"] = e
+                _call_into(box, fn, args)
             finally:
                 done.set()
                 # (released here, not by the caller: a caller interrupted while waiting
@@ -214,6 +212,15 @@ class _Worker:
                 # it ends; nothing of the job is kept alive while the thread waits)
                 job = fn = args = box = done = None
                 self.busy.release()
+
+
+def _call_into(box: dict, fn: Callable, args: tuple) -> None:
+    """``fn(*args)`` on a deep-stack thread: its value, or its exception (re-raised in the
+    caller's thread), into ``box``."""
+    try:
+        box["value"] = fn(*args)
+    except BaseException as e:
+        box["error"] = e
 
 
 _worker = _Worker()
@@ -268,10 +275,7 @@ def run_deep(fn: Callable[..., T], *args) -> T:
             else:
                 def target():
                     _tls.deep = True
-                    try:
-                        box["value"] = fn(*args)
-                    except BaseException as e:  # re-raised in the caller's thread
-                        box["error"] = e
+                    _call_into(box, fn, args)
 
                 thread = _deep_thread(target, name="ttopt")
         except BaseException:
@@ -331,7 +335,6 @@ def _run_pipeline(
 ) -> OptimizeResult:
     pipeline = resolve_passes(passes)
     timings: list[tuple[str, float]] = []
-    start = time.perf_counter()
     start = time.perf_counter()
     try:
         module = read_module(text, filename, verify=verify, triton_version=triton_version)

@@ -86,7 +86,7 @@ def splat_scalar(attr: Attribute) -> Attribute | None:
     return found
 
 
-_SPLATS: dict[int, tuple[Attribute, Attribute | None]] = {}
+_SPLATS: dict[int, tuple[Attribute, Attribute]] = {}
 
 
 def _splat_scalar(attr) -> Attribute | None:

@@ -30,8 +30,12 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 from ..xdsl_compat import LexerBase, keep_exact_value_names, patch_string_literal
 
 _SUFFIX = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
+# what is skipped before a token: blanks and `//` comments (the reader's fast path also
+# finds the start of the next token with it)
+_SKIPPED = r"(?:(?://[^\n]*(?:\n)?)|\s+)*"
+SKIP = re.compile(_SKIPPED)
 _FAST = re.compile(
-    r"(?:(?://[^\n]*(?:\n)?)|\s+)*"
+    _SKIPPED +
     r"(?:(?P<bare>[A-Za-z_][A-Za-z0-9_$.]*)"
     r"|(?P<pct>%" + _SUFFIX + r")"
     r"|(?P<hash>\#(?!-\})" + _SUFFIX + r")"

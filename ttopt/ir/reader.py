@@ -59,7 +59,7 @@ from .fast_ops import (
     try_fast_store,
     try_fast_terminator,
 )
-from .lexer import STRING_LITERAL, FastMLIRLexer
+from .lexer import SKIP, STRING_LITERAL, FastMLIRLexer
 from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases, fast_loc, int_attr
 from .source import RawMarks, SourceMap
 from .source import build as build_source_map
@@ -363,7 +363,7 @@ class TritonParser(ParserBase):
                 if fast is None:
                     break
                 op, end = fast
-                nxt = _SKIP.match(text, end).end()
+                nxt = SKIP.match(text, end).end()  # (where the lexer's next token starts)
                 self._finish_fast(op, pos, end)
                 self._finish(op, self.depth, nxt)
                 add(op)
@@ -880,9 +880,7 @@ def _balanced_end(text: str, start: int) -> int | None:
     return None
 
 
-# ------------------------------------------------------------------ entry point
-
-
+# ------------------------------------------------------------------ dictionaries, fast
 FAST_DICTS = True  # (off: every attribute dictionary through xDSL's parser)
 _DICT_KEY = r'(?:[A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n\v\f]*")'  # (MLIR's bare-id, ASCII; a plain string)
 _DICT_ENTRY = re.compile(
@@ -917,10 +915,6 @@ def _fast_dict(body: str) -> dict | None:
                 return None
         pos = m.end()
     return out if body[-2:] != ", " else None
-
-
-# what the lexer skips before a token (ttopt.ir.lexer._FAST): blanks and `//` comments
-_SKIP = re.compile(r"(?:(?://[^\n]*(?:\n)?)|\s+)*")
 
 
 class _NotFast(Exception):
@@ -963,6 +957,7 @@ def _fast_type(key: str, aliases: dict):
     return unchecked(TensorType, shape, elem, encoding)
 
 
+# ------------------------------------------------------------------ entry point
 def clear_shared_types() -> None:
     """Forget the types shared between modules (each module then parses its type texts
     again, as in a fresh process)."""
@@ -971,29 +966,25 @@ def clear_shared_types() -> None:
 
 
 def read_module(text: str, filename: str = "<input>", verify: bool = True,
-                triton_version=None, source_map: bool = True) -> TritonModule:
+                triton_version=None) -> TritonModule:
     """Parse Triton IR text and (unless ``verify=False``) verify it as Triton's verifier
     does (:func:`ttopt.ir.verify.verify_module`).  Raises :class:`TTOptError` on any problem
     with the input and :class:`TTOptInternalError` for a bug in ttopt; nothing else.
 
     ``triton_version`` (``"3.5"``): the Triton release that wrote the text, where the text
     itself cannot tell (:func:`triton_release`); the module is written back in that
-    release's syntax.
-
-    ``source_map=False``: no source map (:mod:`ttopt.ir.source`): a module printed then is
-    printed anew, every op (for a caller that will not print it, or wants it reprinted)."""
+    release's syntax."""
     try:
         found = triton_release(text, filename, triton_version)
     except ValueError as e:  # (a release ttopt does not know)
         raise TTOptError(str(e), filename) from None
     with versions.syntax(found.release):
-        mod = _read_module(text, filename, verify, found, source_map)
+        mod = _read_module(text, filename, verify, found)
     mod.triton_version = found.release
     return mod
 
 
-def _read_module(text: str, filename: str, verify: bool, found, with_source_map: bool = True
-                 ) -> TritonModule:
+def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
     if text.startswith("\ufeff"):
         raise TTOptError(
             "unexpected byte-order mark (U+FEFF) at the start of the input "
@@ -1040,9 +1031,8 @@ def _read_module(text: str, filename: str, verify: bool, found, with_source_map:
         parser.offsets, parser.generic_ops, stripped,
     )
     try:
-        if with_source_map:
-            mod.source_map = build_source_map(as_read, stripped, crlf, module, parser.marks)
-            mod.source_map.aliases = dict(aliases)
+        mod.source_map = build_source_map(as_read, stripped, crlf, module, parser.marks)
+        mod.source_map.aliases = dict(aliases)
     except Exception as e:  # a bug in ttopt
         raise TTOptInternalError("reading", e, filename) from e
     if verify:

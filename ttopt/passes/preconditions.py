@@ -1,12 +1,13 @@
 """Cheap necessary conditions on a module's text for ttopt's own passes to rewrite anything.
 
-Used twice: by ``ttopt.run_pipeline`` (when no pass of a pipeline of ttopt's own passes can
-rewrite anything in the text, the passes are not run: the module is read, verified and
-printed, and each pass reports no rewrite) and by the in-process hook
-(:mod:`ttopt.triton_hook`: the module is then not even read).  A condition is false only
-where it is sure; a wrong False could only miss a rewrite, never change what a kernel
-computes (``test/test_triton_hook.py`` runs every fixture kernel and lit case of each pass
-with the shortcut off and checks that the condition holds wherever the pass rewrites).
+Used by the in-process hook (:mod:`ttopt.triton_hook`): when no pass of the pipeline can
+rewrite anything in a module Triton printed, the module is not even read.  Written for
+Triton's own printing (a comment after an op or other spacing can make a condition miss a
+rewrite), so ``ttopt.run_pipeline`` does not use them.  A condition is false only where it is
+sure; a wrong False could only miss a rewrite, never change what a kernel computes
+(``test/test_triton_hook.py`` runs every fixture kernel and lit case of each pass and checks
+that the condition holds wherever the pass rewrites).  Each is linear in the text (tests in
+``test/test_hardening.py``).
 """
 
 from __future__ import annotations
