@@ -9,7 +9,10 @@ no parameter constraints, no ``verify``.  That is right only where the text's sh
 guarantees what the checks ask.  Here every module is read twice, once with the fast types
 off (every type, inline location and dictionary through xDSL's parser), and every type,
 location, property and attribute (of ops and of block arguments) of the two must be equal; and each unchecked attribute,
-rebuilt with xDSL's checks (``cls.new``), must pass them and come out equal.
+rebuilt with xDSL's checks (``cls.new``), must pass them and come out equal.  The ops the
+fast path makes without xDSL's constructor (``xdsl_compat.fast_create``) must equal what
+``create`` makes: class, instance fields, operand definitions and every value's use list in
+order.
 """
 
 import pathlib
@@ -19,7 +22,7 @@ from xdsl.dialects.builtin import ArrayAttr, FileLineColLoc, IntAttr, StringAttr
 from xdsl.ir import Data, ParametrizedAttribute
 
 from conftest import FIXTURES, corpus_files, corpus_params, file_params, fixture_files, ir_files
-from ttopt.ir import reader
+from ttopt.ir import fast_ops, reader
 from ttopt.xdsl_compat import unchecked, unchecked_data
 
 
@@ -40,6 +43,20 @@ def _attrs_of(module):
     return out
 
 
+def _structure_of(module):
+    """Each op's class, instance fields, and every value's use list in its order (user,
+    operand index): what building an op sets up besides its attributes."""
+    ops = list(module.op.walk())
+    index = {id(op): i for i, op in enumerate(ops)}
+    out = []
+    for op in ops:
+        values = list(op.results) + [a for r in op.regions for b in r.blocks for a in b.args]
+        out.append((type(op), sorted(vars(op)), [
+            [(index[id(u.operation)], u.index) for u in v.uses] for v in values
+        ], [index.get(id(o.owner)) for o in op.operands], op.parent is not None))
+    return out
+
+
 def _checked(attr):
     """``attr`` rebuilt through xDSL's checking constructors, all the way down."""
     if isinstance(attr, ParametrizedAttribute):
@@ -54,16 +71,21 @@ def _checked(attr):
 def _compare(path: pathlib.Path, monkeypatch) -> int:
     text = path.read_text()
     reader.clear_shared_types()
-    fast = _attrs_of(reader.read_module(text, str(path)))
+    fast_module = reader.read_module(text, str(path))
+    fast = _attrs_of(fast_module)
     monkeypatch.setattr(reader, "FAST_TYPES", False)
     monkeypatch.setattr(reader, "FAST_LOCATIONS", False)
     monkeypatch.setattr(reader, "FAST_DICTS", False)
+    monkeypatch.setattr(fast_ops, "FAST_CREATE", False)
     reader.clear_shared_types()
-    slow = _attrs_of(reader.read_module(text, str(path)))
+    slow_module = reader.read_module(text, str(path))
+    slow = _attrs_of(slow_module)
     monkeypatch.setattr(reader, "FAST_TYPES", True)
     monkeypatch.setattr(reader, "FAST_LOCATIONS", True)
     monkeypatch.setattr(reader, "FAST_DICTS", True)
+    monkeypatch.setattr(fast_ops, "FAST_CREATE", True)
     reader.clear_shared_types()
+    assert _structure_of(fast_module) == _structure_of(slow_module), path.name
     assert len(fast) == len(slow)
     for (where, a), (_, b) in zip(fast, slow):
         assert a == b, f"{path.name}: {where}: {a} != {b}"

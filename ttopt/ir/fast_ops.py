@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -48,6 +49,7 @@ from ..dialects.tt import (
     mask_type,
 )
 from ..dialects.upstream import PositionalBuild
+from ..xdsl_compat import fast_create
 
 _NAME = r"%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)"
 LINE = re.compile(r"(" + _NAME + r") = ([a-z_]+\.[a-z_.]+) ([^\n]*)")
@@ -202,14 +204,14 @@ def try_fast_op(parser, start: int):
         a, b = value(mm.group(1), t), value(mm.group(2), t)
         if a is None or b is None:
             return None
-        op = cls.build([a, b], [t])
+        op = _make(cls, [a, b], [t])
     elif kind == "unary":
         mm = _UNARY.fullmatch(tail)
         if not mm or not (t := typ(mm.group(2), mm.start(2))):
             return None
         if (x := value(mm.group(1), t)) is None:
             return None
-        op = cls.build([x], [t])
+        op = _make(cls, [x], [t])
     elif kind in ("arrow", "cast"):
         mm = (_ARROW if kind == "arrow" else _CAST).fullmatch(tail)
         if not mm:
@@ -227,7 +229,7 @@ def try_fast_op(parser, start: int):
         src_t, res_t = typ(t_in, i_in), typ(t_out, i_out)
         if not src_t or not res_t or (x := value(x_name, src_t)) is None:
             return None
-        op = cls.build([x], [res_t], props)
+        op = _make(cls, [x], [res_t], props)
     elif kind == "addptr":
         mm = _ADDPTR.fullmatch(tail)
         if not mm:
@@ -242,7 +244,7 @@ def try_fast_op(parser, start: int):
         p, o = value(mm.group(1), pt), value(mm.group(2), ot)
         if p is None or o is None:
             return None
-        op = cls.build([p, o], [pt])
+        op = _make(cls, [p, o], [pt])
     elif kind == "compare":
         mm = _COMPARE.fullmatch(tail)
         table = CMPI_PREDICATES if op_name == "arith.cmpi" else CMPF_PREDICATES
@@ -251,7 +253,7 @@ def try_fast_op(parser, start: int):
         a, b = value(mm.group(2), t), value(mm.group(3), t)
         if a is None or b is None:
             return None
-        op = cls.build([a, b], [i1_like(t)], {"predicate": int_attr(table[mm.group(1)], i64)})
+        op = _make(cls, [a, b], [i1_like(t)], {"predicate": int_attr(table[mm.group(1)], i64)})
     elif kind == "load":
         mm = _LOAD.fullmatch(tail)
         if not mm or not (pt := typ(mm.group(6), mm.start(6))):
@@ -267,12 +269,12 @@ def try_fast_op(parser, start: int):
         if not _cache_evict(mm.group(4), mm.group(5), props):
             return None
         props["operandSegmentSizes"] = _segments(len(values))
-        op = cls.build(values, [rt], props)
+        op = _make(cls, values, [rt], props)
     elif kind == "make_range":
         mm = _RANGE.fullmatch(tail)
         if not mm or not (t := typ(mm.group(3), mm.start(3))):
             return None
-        op = cls.build([], [t], {"end": int_attr(int(mm.group(1))), "start": int_attr(int(mm.group(2)))})
+        op = _make(cls, [], [t], {"end": int_attr(int(mm.group(1))), "start": int_attr(int(mm.group(2)))})
     elif kind == "select":
         mm = _SELECT.fullmatch(tail)
         if not mm:
@@ -290,12 +292,12 @@ def try_fast_op(parser, start: int):
         vals = [value(mm.group(1), ct), value(mm.group(2), t), value(mm.group(3), t)]
         if any(v is None for v in vals):
             return None
-        op = cls.build(vals, [t])
+        op = _make(cls, vals, [t])
     elif kind == "program_dim":
         mm = _PROGRAM.fullmatch(tail)
         if not mm:
             return None
-        op = cls.build([], [_SCALARS["i32"]], {"axis": int_attr(PROGRAM_DIM[mm.group(1)])})
+        op = _make(cls, [], [_SCALARS["i32"]], {"axis": int_attr(PROGRAM_DIM[mm.group(1)])})
     elif tail.startswith("dense<"):  # constant splat
         mm = _DENSE.fullmatch(tail)
         if not mm or not (t := typ(mm.group(2), mm.start(2))):
@@ -303,7 +305,7 @@ def try_fast_op(parser, start: int):
         attr = splat_attr(t, mm.group(1))
         if attr is None:
             return None
-        op = cls.build([], [t], {"value": attr})
+        op = _make(cls, [], [t], {"value": attr})
     else:  # constant
         mm = _CONSTANT.fullmatch(tail)
         if not mm:
@@ -321,11 +323,33 @@ def try_fast_op(parser, start: int):
             attr = int_attr(v, t) if isinstance(t, IntegerType) else IntegerAttr(v, t)
         except Exception:
             return None  # out of range: the full parser reports it
-        op = cls.build([], [t], {"value": attr})
+        op = _make(cls, [], [t], {"value": attr})
     parser.define_values(
         result_name[1:], (op.results[0],), Span(start, start + len(result_name), parser.lexer.input)
     )
     return op, end
+
+
+_DIRECT: dict[type, bool] = {}
+FAST_CREATE = True  # (off: every op through ``cls.build``; tests compare the two)
+
+
+def _make(cls, operands: list, result_types: list, properties: dict | None = None):
+    """``cls.build(operands, result_types, properties)`` as the fast path calls it: where that
+    is ``create`` (ttopt's ops; upstream ops without segment sizes), made by
+    :func:`ttopt.xdsl_compat.fast_create`."""
+    direct = _DIRECT.get(cls)
+    if direct is None:
+        direct = _DIRECT[cls] = not (
+            issubclass(cls, PositionalBuild) and cls.get_irdl_definition().options
+        )
+    if not direct:
+        return cls.build(operands, result_types, properties)
+    if not FAST_CREATE:
+        return cls.create(operands=operands, result_types=result_types,
+                          properties=dict(properties or {}), location=UNKNOWN_LOC)
+    return fast_create(cls, operands, result_types, {} if properties is None else properties,
+                       UNKNOWN_LOC)
 
 
 def _defined(parser, name: str, expected):
@@ -429,7 +453,7 @@ def try_fast_store(parser, start: int):
     props: dict = {}
     if not _cache_evict(m.group(4), m.group(5), props):
         return None
-    return StoreOp.build(values, [], props), m.end()
+    return _make(StoreOp, values, [], props), m.end()
 
 
 _TERMINATOR_LINE = re.compile(
@@ -462,7 +486,7 @@ def try_fast_terminator(parser, start: int):
             values.append(v)
     elif m.group(1) not in ("scf.yield", "tt.return"):  # (the others need `: type`)
         return None
-    return cls.create(operands=values), m.end()
+    return _make(cls, values, [], {}), m.end()
 
 
 _FOR_HEADER = re.compile(
