@@ -77,6 +77,7 @@ def _compare(path: pathlib.Path, monkeypatch) -> int:
     monkeypatch.setattr(reader, "FAST_LOCATIONS", False)
     monkeypatch.setattr(reader, "FAST_DICTS", False)
     monkeypatch.setattr(fast_ops, "FAST_CREATE", False)
+    monkeypatch.setattr(fast_ops, "SPLAT_UNCHECKED", False)
     reader.clear_shared_types()
     slow_module = reader.read_module(text, str(path))
     slow = _attrs_of(slow_module)
@@ -84,6 +85,7 @@ def _compare(path: pathlib.Path, monkeypatch) -> int:
     monkeypatch.setattr(reader, "FAST_LOCATIONS", True)
     monkeypatch.setattr(reader, "FAST_DICTS", True)
     monkeypatch.setattr(fast_ops, "FAST_CREATE", True)
+    monkeypatch.setattr(fast_ops, "SPLAT_UNCHECKED", True)
     reader.clear_shared_types()
     assert _structure_of(fast_module) == _structure_of(slow_module), path.name
     assert len(fast) == len(slow)
@@ -155,3 +157,36 @@ def test_fast_locations_refuse_what_the_lexer_refuses():
         with pytest.raises(ttopt.TTOptError, match="string literal") as info:
             reader.read_module(bad, "k.ttir")
         assert (info.value.line, info.value.col) == (3, 35)
+
+
+def test_unchecked_splats_equal_the_checked_ones(monkeypatch):
+    """``dense<X> : T`` splats built without the constructor's checks equal the checked ones
+    (and xDSL's ``from_list`` of the same element), for every element kind, in range or not."""
+    from xdsl.dialects.builtin import (BFloat16Type, DenseIntOrFPElementsAttr, Float16Type,
+                                       Float32Type, Float64Type, IntegerType, Signedness)
+
+    elems = [IntegerType(w) for w in (1, 8, 16, 32, 64)]
+    elems += [IntegerType(8, Signedness.UNSIGNED), IntegerType(32, Signedness.SIGNED)]
+    elems += [Float16Type(), BFloat16Type(), Float32Type(), Float64Type()]
+    literals = ["0", "1", "-1", "127", "128", "255", "256", "-129", "65535", "2147483648",
+                "-9223372036854775808", "18446744073709551616", "true", "false", "0.5",
+                "-0.000000e+00", "1.000000e+00", "0x7FC00000", "0xFF800000", "0x3C00", "0x7F",
+                "-0x1", "0x1FFFFFFFFFFFFFFFF", "1e400"]
+    built = 0
+    for elem in elems:
+        for shape in ([], [4], [2, 3]):
+            t = TensorType(elem, shape)
+            for lit in literals:
+                fast = fast_ops.splat_attr.__wrapped__(t, lit)
+                monkeypatch.setattr(fast_ops, "SPLAT_UNCHECKED", False)
+                slow = fast_ops.splat_attr.__wrapped__(t, lit)
+                monkeypatch.setattr(fast_ops, "SPLAT_UNCHECKED", True)
+                assert fast == slow, (t, lit)
+                if fast is not None:
+                    built += 1
+                    assert _checked(fast) == fast
+                    if isinstance(elem, IntegerType) and lit.lstrip("-").isdigit():
+                        n = max(1, len(shape) and shape[0] * (shape[-1] if len(shape) > 1 else 1))
+                        ref = DenseIntOrFPElementsAttr.from_list(t, [int(lit)] * n)
+                        assert fast == ref, (t, lit)
+    assert built > 150
