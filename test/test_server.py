@@ -65,7 +65,9 @@ def sdir(tmp_path):
 
 def env_for(sdir, on: bool, **extra) -> dict:
     env = dict(os.environ)
-    env.update({"TTOPT_SERVER": "1" if on else "0", "TTOPT_SERVER_DIR": str(sdir), **extra})
+    # (an idle limit: a server a failing test could not stop still goes within minutes)
+    env.update({"TTOPT_SERVER": "1" if on else "0", "TTOPT_SERVER_DIR": str(sdir),
+                "TTOPT_SERVER_IDLE": "120", **extra})
     return env
 
 
@@ -265,3 +267,177 @@ def test_batch_mode_and_worker_processes(sdir, tmp_path):
     assert outs[True] == outs[False]
     assert outs[True][0] == 0 and len(outs[True][2]) >= 10
     the_server(sdir)
+
+
+# ------------------------------------------------------------------ the review's cases
+def _wait(cond, what: str, limit: float = 30.0) -> None:
+    deadline = time.monotonic() + limit
+    while not cond():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] == "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _probe_run(sdir, tmp_path, name: str, sleep: str, out=None, **popen):
+    """A client running the probe pass (reports its child's pid, then sleeps)."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(PROBE_PASS)
+    report = tmp_path / f"{name}.report"
+    out = out or tmp_path / f"{name}.ttir"
+    proc = subprocess.Popen(
+        [str(TOOL), ADD, "--load-pass", probe, "-p", "probe", "-o", out],
+        env=env_for(sdir, True, PROBE_OUT=str(report), PROBE_SLEEP=sleep),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen)
+    _wait(lambda: report.exists() and report.read_text().endswith("\n"), f"{name} did not start")
+    return proc, int(report.read_text().split()[0]), out
+
+
+def test_the_users_directory_is_not_on_the_import_path(sdir, tmp_path):
+    """A module in the working directory is importable by the command exactly when it is in
+    a fresh process (there: not, sys.path[0] is the script's directory), whatever the
+    server imported before."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "k.ttir").write_bytes(ADD.read_bytes())
+    planted = tmp_path / "planted"
+    (work / "ttopt_planted_module.py").write_text(f"open({str(planted)!r}, 'a').write('x')\n")
+    plugin = tmp_path / "plugin.py"
+    plugin.write_text(PROBE_PASS.replace(
+        "    def apply(self, ctx, op) -> None:\n",
+        "    def apply(self, ctx, op) -> None:\n"
+        "        try:\n            import ttopt_planted_module  # noqa: F401\n"
+        "        except ImportError:\n            pass\n"))
+    args = ["k.ttir", "--load-pass", plugin, "-p", "probe", "-o", "out.ttir"]
+    fresh = tool(args, sdir, on=False, cwd=work, PROBE_OUT=str(tmp_path / "r1"))
+    assert fresh.returncode == 0 and not planted.exists()
+    served = tool(args, sdir, cwd=work, PROBE_OUT=str(tmp_path / "r2"))
+    assert served.returncode == 0, served.stderr
+    assert not planted.exists()
+    the_server(sdir)
+
+
+def test_a_signal_and_a_childs_end_in_one_round_do_not_stop_the_server(sdir, tmp_path):
+    """One client's forwarded signal arriving with its child's exit (the server stopped in
+    between): the server carries on, and another client's command finishes."""
+    victim, _, victim_out = _probe_run(sdir, tmp_path, "victim", "4")
+    server = the_server(sdir)["pid"]
+    quick, quick_child, _ = _probe_run(sdir, tmp_path, "quick", "0.5")
+    os.kill(server, signal.SIGSTOP)
+    try:
+        _wait(lambda: _zombie(quick_child), "the quick child did not end")
+        quick.send_signal(signal.SIGTERM)  # forwarded: a byte waiting for the stopped server
+        time.sleep(0.3)
+    finally:
+        os.kill(server, signal.SIGCONT)
+    quick.wait(timeout=30)
+    assert victim.wait(timeout=60) == 0, victim.stderr.read()
+    assert b"tt.func" in victim_out.read_bytes()
+    assert the_server(sdir)["pid"] == server
+
+
+def test_a_server_told_to_stop_finishes_the_commands_it_runs(sdir, tmp_path):
+    victim, _, victim_out = _probe_run(sdir, tmp_path, "victim", "2")
+    server = the_server(sdir)["pid"]
+    os.kill(server, signal.SIGTERM)
+    assert victim.wait(timeout=60) == 0, victim.stderr.read()
+    assert b"tt.func" in victim_out.read_bytes()
+    _wait(lambda: not _alive(server), "the server did not stop")
+    assert tool([ADD], sdir).returncode == 0  # a new one starts
+
+
+def test_ignored_signals_stay_ignored(sdir, tmp_path):
+    """`nohup`: a hang-up the client ignores does not end the command."""
+    def ignore_hup():
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    proc, _, out = _probe_run(sdir, tmp_path, "nohup", "1.5", preexec_fn=ignore_hup)
+    proc.send_signal(signal.SIGHUP)
+    assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    assert b"tt.func" in out.read_bytes()
+
+
+def test_other_limits_get_another_server(sdir):
+    """Resource limits are inherited from the server, so a client with other limits gets a
+    server of its own (started under its limits)."""
+    import resource
+
+    def lower():
+        soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 30, hard))
+
+    assert tool([ADD], sdir).returncode == 0
+    limited = subprocess.run([str(TOOL), ADD], env=env_for(sdir, True), capture_output=True,
+                             timeout=120, preexec_fn=lower)
+    assert limited.returncode == 0
+    assert len(list(sdir.glob("*.sock"))) == 2
+
+
+def test_descriptors_beyond_the_standard_three(sdir, tmp_path):
+    """`ttopt-opt /dev/fd/3 3<k.ttir`, `<(...)`: the child has the client's descriptors at
+    their numbers."""
+    outs = []
+    for on in (False, True):
+        cmd = f"exec '{TOOL}' /dev/fd/3 --pass redundant-load 3<'{SOFTMAX}'"
+        res = subprocess.run(["bash", "-c", cmd], env=env_for(sdir, on), capture_output=True,
+                             timeout=120)
+        outs.append((res.returncode, res.stdout, res.stderr))
+    assert outs[0] == outs[1] and outs[0][0] == 0
+    the_server(sdir)
+    assert server._names_the_terminal(["ttopt-opt", "/dev/tty"])
+    assert server._names_the_terminal(["ttopt-opt", "k.ttir", "--output=/dev/tty"])
+    assert not server._names_the_terminal(["ttopt-opt", "k.ttir"])
+
+
+def test_a_relative_directory_and_an_odd_idle_value(tmp_path):
+    (tmp_path / "srv").mkdir(mode=0o700)
+    res = tool([ADD], "srv", cwd=tmp_path, TTOPT_SERVER_IDLE="5m")
+    assert res.returncode == 0, res.stderr
+    socks = list((tmp_path / "srv").glob("*.sock"))
+    assert len(socks) == 1
+    assert server.request("stop", str(socks[0])) is not None
+
+
+def test_bad_and_silent_connections_do_not_stop_the_server(sdir):
+    import socket
+
+    assert tool([ADD], sdir).returncode == 0
+    sock_path = str(next(sdir.glob("*.sock")))
+    pid = the_server(sdir)["pid"]
+    silent = socket.socket(socket.AF_UNIX)
+    silent.connect(sock_path)  # says nothing
+    for junk in (server._encode([]), server._encode({"cmd": "run", "argv": 3}), b"\xff" * 8):
+        bad = socket.socket(socket.AF_UNIX)
+        bad.connect(sock_path)
+        bad.sendall(junk)
+        bad.close()
+    t0 = time.monotonic()
+    assert tool([ADD], sdir).returncode == 0
+    assert time.monotonic() - t0 < 5  # not held up by the silent one
+    assert the_server(sdir)["pid"] == pid
+    silent.close()
+
+
+def test_unbuffered_output_to_a_reader_that_leaves(sdir, tmp_path):
+    """PYTHONUNBUFFERED: stdout is a raw file, whose write may take part of the output; a
+    reader that stops early is a broken pipe in both modes, never a silent cut."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from bench.big_module import build
+    finally:
+        sys.path.remove(str(ROOT))
+    big = tmp_path / "big.ttir"
+    big.write_text(build(0.3))
+    codes = []
+    for on in (False, True):
+        cmd = f"'{TOOL}' '{big}' | head -c 100 > /dev/null; echo ${{PIPESTATUS[0]}}"
+        res = subprocess.run(["bash", "-c", cmd], env=env_for(sdir, on, PYTHONUNBUFFERED="1"),
+                             capture_output=True, text=True, timeout=300)
+        codes.append(res.stdout.strip())
+    assert codes == ["1", "1"]

@@ -88,7 +88,7 @@ def _write_stdout(text: str) -> None:
         _fail("<stdout>: error: standard output is closed")
     try:
         out.flush()
-        out.buffer.write(text.encode(ENCODING, ERRORS))
+        _write_all(out.buffer, text.encode(ENCODING, ERRORS))
         out.buffer.flush()
     except BrokenPipeError:
         # the reader went away (`ttopt-opt k.ttir | head`): stop quietly, as Unix tools do;
@@ -102,6 +102,21 @@ def _write_stdout(text: str) -> None:
         sys.exit(EXIT_INPUT_ERROR)
     except (OSError, ValueError) as e:
         _fail(f"<stdout>: error: cannot write: {getattr(e, 'strerror', None) or e}")
+
+
+def _write_all(buf, data: bytes) -> None:
+    """All of ``data`` to ``buf``: an unbuffered stdout (``python -u``, ``PYTHONUNBUFFERED``)
+    is a raw ``FileIO``, whose ``write`` may take only part (a pipe takes 64 KiB at a time),
+    or nothing yet (``None``: a non-blocking descriptor that is full)."""
+    view = memoryview(data)
+    while view:
+        n = buf.write(view)
+        if n is None:
+            import select
+
+            select.select([], [buf.fileno()], [])
+            continue
+        view = view[n:]
 
 
 def _umask() -> int:

@@ -3,54 +3,55 @@
 ``ttopt-opt`` spends most of a small kernel's run importing xDSL and defining ttopt's dialects
 (about 0.8 s on a 2-core machine; the work itself takes 50 ms).  With ``TTOPT_SERVER=1`` in the
 environment, ``ttopt-opt`` becomes a thin client: it hands its command line, working directory,
-environment, umask and its standard input, output and error (the file descriptors themselves)
-to a resident process that has everything imported, and that process forks a child to run
-the command.  The child is the command as a fresh process would run it (same code, same
-arguments, writing to the same descriptors); the client exits with the child's status.
+environment, umask, ``sys.path``, the signals it ignores and its inheritable file descriptors
+(standard input, output and error, and any other it was given: ``<(...)``, ``3<file``) to a
+resident process that has everything imported, and that process forks a child to run the
+command.  The child is the command as a fresh process would run it (same code, same arguments,
+the same descriptors at the same numbers); the client exits with the child's status.
 
     TTOPT_SERVER=1 ttopt-opt kernel.ttir --pass redundant-load -o out.ttir
     python -m ttopt.server status|stop|start
 
 The first call starts the server (and waits for it, about a second); it exits after
-``TTOPT_SERVER_IDLE`` seconds without a request (300 by default), or when ttopt's code on disk
-changes.  One server per Python interpreter, ttopt code, and environment that could change
-what ttopt does at import (``TTOPT_*``, ``TRITON_*``, ``PYTHON*``, locale): a different one
-gets a server of its own.  Its socket lives in a private directory, ``TTOPT_SERVER_DIR`` or
-``$XDG_RUNTIME_DIR/ttopt-UID`` (else ``$TMPDIR`` or ``/tmp``), mode 0700 and owned by the
-user; anything else there (another owner, a wider mode, a symlink) and the client runs the
-command in its own process, as it does whenever the server cannot be reached or started or a
-standard descriptor is closed.  Signals (interrupt, terminate, hang-up, quit) sent to the
-client go to the child; a client that disappears takes its child with it.
+``TTOPT_SERVER_IDLE`` seconds without a request (300 by default), or when ttopt's code or the
+installed packages change.  One server per Python interpreter, ttopt code, installed packages,
+process attributes that a child inherits and cannot be given afterwards (resource limits, CPU
+affinity, user and group ids, scheduling priority, control group) and environment that could
+change what ttopt does at import (``TTOPT_*``, ``TRITON_*``, ``PYTHON*``, locale): a client
+that differs in any gets a server of its own.  Its socket lives in a private directory,
+``TTOPT_SERVER_DIR`` or ``$XDG_RUNTIME_DIR/ttopt-UID`` (else ``$TMPDIR`` or ``/tmp``), mode
+0700 and owned by the user; anything else there (another owner, a wider mode, a symlink) and
+the client runs the command in its own process, as it does whenever the server cannot be
+reached or started in time, a standard descriptor is closed, or the command names the
+controlling terminal (``/dev/tty``, which the server's children do not have).  Signals
+(interrupt, terminate, hang-up, quit) sent to the client go to the child, unless the client
+ignores them (``nohup``): then the child ignores them too; a client that disappears takes
+its child with it.
 
-What differs from a fresh process: resource limits and the process id are the server's, and
-the caches of the read (types, constants) may hold what an earlier command read (they are
-caches: the output is the same).
+What differs from a fresh process: the process id and parent, and the caches of the read
+(types, constants) may hold what an earlier command read (they are caches: the output is the
+same).
 
-This module imports only the standard library until it serves: the client costs the
-interpreter's start-up and a few milliseconds.
+This module imports only ``os`` and ``sys`` unless ``TTOPT_SERVER`` is on: the client costs
+the interpreter's start-up and a few milliseconds.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import select
-import signal
-import socket
-import struct
 import sys
-import time
 
 ENV_ON = "TTOPT_SERVER"
 ENV_DIR = "TTOPT_SERVER_DIR"
 ENV_IDLE = "TTOPT_SERVER_IDLE"
 DEFAULT_IDLE_S = 300.0
-START_TIMEOUT_S = 60.0
-FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
-_HEADER = struct.Struct("!I")
-_STATUS = struct.Struct("!i")
+START_TIMEOUT_S = 60.0  # a server that started takes ~1 s to be ready
+BUSY_WAIT_S = 15.0  # another server is starting (or stopping) there: how long to wait for it
+REQUEST_TIMEOUT_S = 10.0
+MAX_FDS = 200  # descriptors passed with a request (SCM_RIGHTS takes up to 253)
+_FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
+_READY, _BUSY, _ACK = b"R", b"B", b"A"
 
 
 # ------------------------------------------------------------------ where, and which server
@@ -58,14 +59,16 @@ def server_dir() -> str:
     """The directory of this user's sockets (not created here)."""
     given = os.environ.get(ENV_DIR)
     if given:
-        return given
+        return os.path.abspath(given)
     base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
-    return os.path.join(base, f"ttopt-{os.getuid()}")
+    return os.path.join(os.path.abspath(base), f"ttopt-{os.getuid()}")
 
 
 def _private_dir(path: str, create: bool) -> bool:
     """True if ``path`` is a directory of this user's that nobody else can enter (made so if
     absent and ``create``)."""
+    import stat
+
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -78,14 +81,13 @@ def _private_dir(path: str, create: bool) -> bool:
             return False
     except OSError:
         return False
-    import stat
-
     return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
 
 
 def _code_signature() -> list:
-    """What identifies ttopt's code and its dependencies on disk: each module of ttopt (name,
-    size, modification time) and the packages xDSL and Triton (where installed)."""
+    """What identifies the code a command runs: each module of ttopt (path, size,
+    modification time), each directory of ``sys.path`` (installing, upgrading or removing a
+    package changes its entries: its modification time), and xDSL's and Triton's packages."""
     sig = []
     for root, dirs, files in os.walk(_PACKAGE):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -97,6 +99,11 @@ def _code_signature() -> list:
                 except OSError:
                     continue
                 sig.append((path, st.st_size, st.st_mtime_ns))
+    for entry in sys.path[1:]:
+        try:
+            sig.append((entry, os.stat(entry or ".").st_mtime_ns))
+        except OSError:
+            sig.append((entry, None))
     import importlib.util
 
     for dist in ("xdsl", "triton"):
@@ -107,8 +114,8 @@ def _code_signature() -> list:
         origin = spec.origin if spec is not None else None
         if origin:
             try:
-                st = os.stat(os.path.dirname(origin))
-                sig.append((origin, st.st_mtime_ns, os.stat(origin).st_mtime_ns))
+                sig.append((origin, os.stat(os.path.dirname(origin)).st_mtime_ns,
+                            os.stat(origin).st_mtime_ns))
             except OSError:
                 pass
     return sig
@@ -123,11 +130,38 @@ def _import_env(env) -> list:
     )
 
 
+def _process_attributes() -> list:
+    """What a forked child inherits from the server and is not given per command: resource
+    limits, CPU affinity, ids, priority, control group."""
+    import resource
+
+    out: list = [os.geteuid(), os.getgid(), os.getegid(), sorted(os.getgroups())]
+    for name in sorted(n for n in dir(resource) if n.startswith("RLIMIT_")):
+        try:
+            out.append((name, resource.getrlimit(getattr(resource, name))))
+        except (OSError, ValueError):
+            pass
+    for probe in (lambda: sorted(os.sched_getaffinity(0)),
+                  lambda: os.getpriority(os.PRIO_PROCESS, 0)):
+        try:
+            out.append(probe())
+        except (AttributeError, OSError):
+            out.append(None)
+    try:
+        with open("/proc/self/cgroup") as f:
+            out.append(f.read())
+    except OSError:
+        out.append(None)
+    return out
+
+
 def server_key(env=None) -> str:
-    """The name of the server that may run a command of this interpreter, code and
+    """The name of the server that may run a command of this interpreter, code, process and
     environment."""
+    import hashlib
+
     data = repr((os.path.realpath(sys.executable), sys.prefix, sys.version, sys.flags,
-                 sys.path[1:], _code_signature(),
+                 sys.path[1:], _code_signature(), _process_attributes(),
                  _import_env(os.environ if env is None else env)))
     return hashlib.sha256(data.encode("utf-8", "surrogateescape")).hexdigest()[:20]
 
@@ -137,15 +171,24 @@ def socket_path(env=None) -> str:
 
 
 # ------------------------------------------------------------------ messages
-def _send(sock: socket.socket, obj, fds=()) -> None:
+def _encode(obj) -> bytes:
+    import json
+    import struct
+
     data = json.dumps(obj).encode("utf-8", "surrogateescape")
-    data = _HEADER.pack(len(data)) + data
+    return struct.pack("!I", len(data)) + data
+
+
+def _send(sock, obj, fds=()) -> None:
+    import socket
+
+    data = _encode(obj)
     sent = socket.send_fds(sock, [data], list(fds)) if fds else sock.send(data)
     if sent < len(data):
         sock.sendall(data[sent:])
 
 
-def _recv_exact(sock: socket.socket, n: int) -> bytes:
+def _recv_exact(sock, n: int) -> bytes:
     chunks, got = [], 0
     while got < n:
         chunk = sock.recv(n - got)
@@ -156,23 +199,36 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes:
     return b"".join(chunks)
 
 
-def _recv(sock: socket.socket, maxfds: int = 0):
-    """One message and the descriptors sent with it."""
-    fds: list[int] = []
-    if maxfds:
-        first, fds, _flags, _addr = socket.recv_fds(sock, _HEADER.size, maxfds)
-        if not first:
-            raise ConnectionError("connection closed")
-        head = first + _recv_exact(sock, _HEADER.size - len(first))
-    else:
-        head = _recv_exact(sock, _HEADER.size)
-    (n,) = _HEADER.unpack(head)
+def _decode(buf: bytes):
+    """(message, bytes used) from the start of ``buf``, or None if it is not all there."""
+    import json
+    import struct
+
+    if len(buf) < 4:
+        return None
+    (n,) = struct.unpack("!I", buf[:4])
     if n > 64 << 20:
-        raise ConnectionError("message too large")
-    return json.loads(_recv_exact(sock, n).decode("utf-8", "surrogateescape")), fds
+        raise ValueError("message too large")
+    if len(buf) < 4 + n:
+        return None
+    return json.loads(buf[4:4 + n].decode("utf-8", "surrogateescape")), 4 + n
 
 
-def _connect(path: str, timeout: float | None = None) -> socket.socket | None:
+def _recv(sock):
+    buf = b""
+    while True:
+        found = _decode(buf)
+        if found is not None:
+            return found[0]
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("connection closed")
+        buf += chunk
+
+
+def _connect(path: str, timeout: float | None = None):
+    import socket
+
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.settimeout(timeout)
@@ -193,7 +249,7 @@ def request(cmd: str, path: str | None = None, timeout: float = 10.0):
     try:
         sock.settimeout(timeout)
         _send(sock, {"cmd": cmd})
-        return _recv(sock)[0]
+        return _recv(sock)
     except (OSError, ValueError):
         return None
     finally:
@@ -201,48 +257,78 @@ def request(cmd: str, path: str | None = None, timeout: float = 10.0):
 
 
 # ------------------------------------------------------------------ the client
-def _std_fds_open() -> bool:
-    for fd in (0, 1, 2):
+def _passable_fds(exclude: int) -> list[int] | None:
+    """The descriptors a fresh process would inherit (inheritable ones; 0-2 must be open),
+    or None where they cannot be passed."""
+    try:
+        listed = sorted(int(n) for n in os.listdir("/proc/self/fd"))
+    except (OSError, ValueError):
+        listed = list(range(3))
+    fds = []
+    for fd in listed:
+        if fd == exclude:
+            continue
         try:
             os.fstat(fd)
+            if fd > 2 and not os.get_inheritable(fd):
+                continue
         except OSError:
-            return False
-    return True
+            if fd <= 2:
+                return None
+            continue
+        fds.append(fd)
+    if fds[:3] != [0, 1, 2] or len(fds) > MAX_FDS:
+        return None
+    return fds
 
 
-def _start(path: str) -> socket.socket | None:
-    """Start a server for ``path`` and connect to it (None if that fails)."""
+def _start(path: str):
+    """Start a server for ``path`` and connect to it (None: run in this process)."""
+    import select
     import subprocess
+    import time
 
     directory = os.path.dirname(path)
     try:
+        # -c with the private directory as the working directory: the server's sys.path[0]
+        # is that directory (serve() drops it), never the user's
         proc = subprocess.Popen(
             [sys.executable, "-c", "import ttopt.server as s, sys; s.serve(sys.argv[1])", path],
-            cwd=directory, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            cwd=directory, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
         )
     except OSError:
         return None
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        sock = _connect(path)
-        if sock is not None:
-            return sock
-        if proc.poll() is not None:  # it gave way to another server starting: wait for that
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], START_TIMEOUT_S)
+        word = os.read(proc.stdout.fileno(), 1) if ready else b""
+    except OSError:
+        word = b""
+    finally:
+        proc.stdout.close()
+    if word == _READY:
+        return _connect(path)
+    if word == _BUSY:  # another server holds the lock: it is starting, or stopping
+        deadline = time.monotonic() + BUSY_WAIT_S
+        while time.monotonic() < deadline:
             sock = _connect(path)
             if sock is not None:
                 return sock
-            if not os.path.exists(path + ".lock"):
-                return None
-        time.sleep(0.01)
-    return None
+            time.sleep(0.02)
+    return None  # it failed, or took too long: run here
+
+
+def _names_the_terminal(argv: list[str]) -> bool:
+    return any(a == "/dev/tty" or a.endswith("=/dev/tty") for a in argv[1:])
 
 
 def run_through_server(argv: list[str]) -> int | None:
     """Run ``argv`` in a child of the server; its exit status (negative: the signal that
-    ended it), or None where the command must run in this process instead."""
-    if not _std_fds_open():
-        return None
+    ended it), or None where the command must run in this process instead (nothing ran)."""
+    import signal
+
+    if _names_the_terminal(argv) or _passable_fds(-1) is None:
+        return None  # (a closed standard descriptor: a fresh process would see it closed)
     directory = server_dir()
     if not _private_dir(directory, create=True):
         return None
@@ -256,14 +342,25 @@ def run_through_server(argv: list[str]) -> int | None:
     sock = _connect(path) or _start(path)
     if sock is None:
         return None
+    fds = _passable_fds(sock.fileno())
+    if fds is None:
+        sock.close()
+        return None
     umask = os.umask(0o022)
     os.umask(umask)
-    message = {"cmd": "run", "argv": argv, "cwd": cwd, "env": dict(os.environ), "umask": umask}
+    signums = [getattr(signal, n) for n in _FORWARDED]
+    ignored = [s for s in signums if signal.getsignal(s) == signal.SIG_IGN]
+    message = {"cmd": "run", "argv": argv, "cwd": cwd, "env": dict(os.environ),
+               "umask": umask, "path": sys.path, "fds": fds, "ignored": ignored}
     try:
-        _send(sock, message, fds=(0, 1, 2))
-    except OSError:
+        _send(sock, message, fds=fds)
+        # the server's acknowledgement: the command runs.  No acknowledgement (the server
+        # stopped first): nothing ran, run it here
+        if _recv_exact(sock, 1) != _ACK:
+            raise ConnectionError("no acknowledgement")
+    except (OSError, ConnectionError):
         sock.close()
-        return None  # nothing ran: run here
+        return None
 
     def forward(signum, _frame):
         try:
@@ -271,10 +368,13 @@ def run_through_server(argv: list[str]) -> int | None:
         except OSError:
             pass
 
-    for signum in FORWARDED_SIGNALS:
-        signal.signal(signum, forward)
+    for signum in signums:
+        if signum not in ignored:
+            signal.signal(signum, forward)
     try:
-        (status,) = _STATUS.unpack(_recv_exact(sock, _STATUS.size))
+        import struct
+
+        (status,) = struct.unpack("!i", _recv_exact(sock, 4))
     except (OSError, ConnectionError):
         sys.stderr.write("ttopt-opt: internal error: the ttopt server went away during the run\n")
         return 3
@@ -290,6 +390,8 @@ def entry() -> None:
         status = run_through_server(sys.argv)
         if status is not None:
             if status < 0:  # the child died of a signal: so does the client
+                import signal
+
                 signal.signal(-status, signal.SIG_DFL)
                 os.kill(os.getpid(), -status)
                 status = 128 - status
@@ -324,6 +426,9 @@ module {
 def _warm_up() -> None:
     """Import what a command needs and run one through the pipeline (in this thread: the
     children must not inherit a worker thread mid-job)."""
+    import concurrent.futures  # noqa: F401  (batch mode's and the large-module workers')
+    import multiprocessing  # noqa: F401
+
     import ttopt.batch  # noqa: F401
     import ttopt.cli
     from ttopt import pipeline
@@ -336,18 +441,33 @@ def _warm_up() -> None:
 def _reset_std_streams() -> None:
     """The child's ``sys.stdin/stdout/stderr`` over descriptors 0-2 (the client's), made as
     Python makes them at start-up: the server's encoding and errors (the same locale
-    environment, see :func:`server_key`), stdout line-buffered on a terminal, stderr always."""
+    environment and flags, see :func:`server_key`); unbuffered under ``-u`` /
+    ``PYTHONUNBUFFERED``, else stdout line-buffered on a terminal and stderr always."""
     import io
+
+    # (-u / PYTHONUNBUFFERED made the server's own stdout unbuffered: a raw FileIO; the
+    # environment is part of the server's key, so it is the client's setting too)
+    unbuffered = isinstance(getattr(sys.__stdout__, "buffer", None), io.FileIO)
 
     def stream(fd: int, old, mode: str, line: bool):
         encoding = getattr(old, "encoding", None) or "utf-8"
         errors = getattr(old, "errors", None) or "strict"
-        raw = io.open(fd, mode + "b", closefd=False)
-        return io.TextIOWrapper(raw, encoding=encoding, errors=errors, line_buffering=line)
+        if mode == "w" and unbuffered:
+            raw = io.FileIO(fd, "w", closefd=False)
+            return io.TextIOWrapper(raw, encoding=encoding, errors=errors, write_through=True)
+        buffered = io.open(fd, mode + "b", closefd=False)
+        return io.TextIOWrapper(buffered, encoding=encoding, errors=errors, line_buffering=line)
 
+    # the server's own streams stay referenced: freed, they would close descriptors 0-2,
+    # which are the client's now
+    _OLD_STREAMS.extend([sys.stdin, sys.stdout, sys.stderr, sys.__stdin__, sys.__stdout__,
+                         sys.__stderr__])
     sys.stdin = sys.__stdin__ = stream(0, sys.__stdin__, "r", False)
     sys.stdout = sys.__stdout__ = stream(1, sys.__stdout__, "w", os.isatty(1))
     sys.stderr = sys.__stderr__ = stream(2, sys.__stderr__, "w", True)
+
+
+_OLD_STREAMS: list = []
 
 
 def _exit_code(code) -> int:
@@ -362,12 +482,37 @@ def _exit_code(code) -> int:
     return 1
 
 
+def _place_fds(received: list[int], numbers: list[int]) -> None:
+    """Put each received descriptor at the number it had in the client, and close the rest
+    of the server's (it was forked: nothing else of it is this command's)."""
+    import fcntl
+
+    top = max([*received, *numbers, 2]) + 1
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, top) for fd in received]  # out of the way
+    for fd in received:
+        os.close(fd)
+    keep = set(moved)
+    try:
+        open_now = [int(n) for n in os.listdir("/proc/self/fd")]
+    except OSError:
+        open_now = []
+    for fd in open_now:
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    for src, dst in zip(moved, numbers):
+        os.dup2(src, dst, inheritable=True)
+    for src in moved:
+        os.close(src)
+
+
 def _child(message: dict, fds: list[int]) -> int:
     """In the forked child: become the client's command and run it; its exit status."""
-    for i, fd in enumerate(fds):
-        if fd != i:
-            os.dup2(fd, i)
-            os.close(fd)
+    import signal
+
+    _place_fds(fds, message["fds"])
     try:
         os.chdir(message["cwd"])
     except OSError as e:
@@ -376,11 +521,14 @@ def _child(message: dict, fds: list[int]) -> int:
     os.umask(message["umask"])
     os.environ.clear()
     os.environ.update(message["env"])
+    sys.path[:] = message["path"]
     _reset_std_streams()
     sys.argv = list(message["argv"])
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGCHLD):
-        signal.signal(signum, signal.SIG_DFL)
+    for name in ("SIGTERM", "SIGHUP", "SIGQUIT", "SIGCHLD"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+    for signum in message["ignored"]:
+        signal.signal(signum, signal.SIG_IGN)
     try:
         from ttopt.cli import entry as cli_entry
 
@@ -418,23 +566,80 @@ def _flush() -> bool:
     return ok
 
 
+def _valid_run(message) -> bool:
+    return (
+        isinstance(message, dict)
+        and isinstance(message.get("argv"), list) and all(isinstance(a, str) for a in message["argv"])
+        and isinstance(message.get("cwd"), str)
+        and isinstance(message.get("env"), dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in message["env"].items())
+        and isinstance(message.get("umask"), int)
+        and isinstance(message.get("path"), list) and all(isinstance(p, str) for p in message["path"])
+        and isinstance(message.get("fds"), list) and all(isinstance(f, int) and f >= 0 for f in message["fds"])
+        and isinstance(message.get("ignored"), list) and all(isinstance(s, int) for s in message["ignored"])
+    )
+
+
+class _Pending:
+    """A connection whose request is still arriving (read as it comes, never waited for)."""
+
+    def __init__(self, conn, deadline: float) -> None:
+        self.conn, self.deadline = conn, deadline
+        self.buf = b""
+        self.fds: list[int] = []
+
+    def close(self) -> None:
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.fds = []
+        self.conn.close()
+
+
+def _idle_seconds() -> float:
+    try:
+        value = float(os.environ.get(ENV_IDLE) or DEFAULT_IDLE_S)
+    except ValueError:
+        return DEFAULT_IDLE_S
+    return value if value >= 0 and value == value else DEFAULT_IDLE_S
+
+
 class _Server:
     def __init__(self, path: str) -> None:
         self.path = path
-        self.idle_s = float(os.environ.get(ENV_IDLE) or DEFAULT_IDLE_S)
+        self.idle_s = _idle_seconds()
         self.signature = _code_signature()
-        self.children: dict[int, socket.socket] = {}  # pid -> its client's connection
+        self.children: dict[int, object] = {}  # pid -> its client's connection (None: gone)
+        self.by_conn: dict[object, int] = {}  # connection -> pid
+        self.pending: dict[object, _Pending] = {}
         self.stopping = False
+        self.stop_requested = False
+        self.listener = None
+        self.lock = None
 
+    # --- one server per socket: the lock file
     def bind(self) -> bool:
-        """Take the lock of ``path`` (one server per socket) and listen there."""
+        """Take the lock of ``path`` and listen there; False if another server holds it."""
         import fcntl
+        import socket
 
-        self.lock = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return False  # another server holds it
+        lock_path = self.path + ".lock"
+        while True:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                return False
+            try:  # the file locked is still the one at the path (a stopping server unlinks it)
+                if os.stat(lock_path).st_ino == os.fstat(fd).st_ino:
+                    break
+            except FileNotFoundError:
+                pass
+            os.close(fd)
+        self.lock = fd
         try:
             os.unlink(self.path)  # a dead server's socket (the lock says none is alive)
         except FileNotFoundError:
@@ -442,119 +647,172 @@ class _Server:
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.listener.bind(self.path)
         self.listener.listen(64)
+        self.listener.setblocking(False)
         self.inode = os.stat(self.path).st_ino
         return True
 
+    def stop(self) -> None:
+        """Accept nothing more: the socket and the lock go now (a new server may start while
+        the children still run); the loop ends when the last child has."""
+        if self.stopping:
+            return
+        self.stopping = True
+        try:
+            if os.stat(self.path).st_ino == self.inode:
+                os.unlink(self.path)
+        except OSError:
+            pass
+        if self.listener is not None:
+            self.listener.close()  # (queued clients see the connection close: they run alone)
+        for p in list(self.pending.values()):
+            p.close()
+        self.pending.clear()
+        if self.lock is not None:
+            try:
+                os.unlink(self.path + ".lock")  # (still holding it: see bind)
+            except OSError:
+                pass
+            os.close(self.lock)
+            self.lock = None
+
+    # --- the loop
     def serve(self) -> None:
+        import select
+        import signal
+        import time
+
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_r, False)
         os.set_blocking(wake_w, False)
         self.wake_r, self.wake_w = wake_r, wake_w
         signal.set_wakeup_fd(wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            signal.signal(signum, self._stop_signal)
+
+        def stop_signal(*_):
+            self.stop_requested = True  # (the loop stops: nothing is closed in a handler)
+
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(signum, stop_signal)
         last = time.monotonic()
         while not (self.stopping and not self.children):
+            if self.stop_requested:
+                self.stop_requested = False
+                self.stop()
+                continue
+            now = time.monotonic()
             timeout = None
-            if not self.children and not self.stopping:
-                timeout = max(0.0, min(30.0, self.idle_s - (time.monotonic() - last)))
-            watched = [wake_r, *(c for c in self.children.values() if not isinstance(c, _Closed))]
+            if self.pending:
+                timeout = max(0.0, min(p.deadline for p in self.pending.values()) - now)
+            if not self.children and not self.pending and not self.stopping:
+                timeout = max(0.0, min(30.0, self.idle_s - (now - last)))
+            watched = [wake_r, *self.by_conn, *self.pending]
             if not self.stopping:
                 watched.append(self.listener)
             try:
                 ready, _, _ = select.select(watched, [], [], timeout)
-            except InterruptedError:
+            except (InterruptedError, OSError, ValueError):
                 ready = []
-            if wake_r in ready:
+            for item in ready:
                 try:
-                    while os.read(wake_r, 512):
-                        pass
-                except BlockingIOError:
+                    if item == wake_r:
+                        self._drain_wakeups()
+                    elif item is self.listener:
+                        self._accept()
+                    elif item in self.pending:
+                        self._read_request(self.pending[item])
+                    elif item in self.by_conn:
+                        self._from_client(item)
+                except Exception:  # one bad event never ends the server
                     pass
             self._reap()
-            for sock in ready:
-                if sock is wake_r:
-                    continue
-                if sock is getattr(self, "listener", None):
-                    self._accept()
-                else:
-                    self._from_client(sock)
-            if self.children or ready:
-                last = time.monotonic()
-            elif time.monotonic() - last >= self.idle_s or _code_signature() != self.signature:
+            now = time.monotonic()
+            for p in [p for p in self.pending.values() if p.deadline <= now]:
+                del self.pending[p.conn]
+                p.close()
+            if self.children or self.pending or ready:
+                last = now
+            elif not self.stopping and (now - last >= self.idle_s
+                                        or _code_signature() != self.signature):
                 self.stop()
 
-    def _stop_signal(self, *_):
-        self.stop()
-
-    def stop(self) -> None:
-        if not self.stopping:
-            self.stopping = True
-            self._unlink()
-            self.listener.close()
-
-    def _unlink(self) -> None:
+    def _drain_wakeups(self) -> None:
         try:
-            if os.stat(self.path).st_ino == self.inode:
-                os.unlink(self.path)
-        except OSError:
+            while os.read(self.wake_r, 512):
+                pass
+        except BlockingIOError:
             pass
-
-    def close(self) -> None:
-        self._unlink()
-        try:
-            os.unlink(self.path + ".lock")
-        except OSError:
-            pass
-        os.close(self.lock)
 
     def _accept(self) -> None:
+        import time
+
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                return
+            conn.setblocking(False)
+            self.pending[conn] = _Pending(conn, time.monotonic() + REQUEST_TIMEOUT_S)
+
+    def _read_request(self, p: _Pending) -> None:
+        import socket
+
         try:
-            conn, _ = self.listener.accept()
-        except OSError:
+            data, fds, _flags, _addr = socket.recv_fds(p.conn, 1 << 16, MAX_FDS + 3)
+        except BlockingIOError:
             return
-        fds: list[int] = []
+        except OSError:
+            data, fds = b"", []
+        p.fds.extend(fds)
+        if not data:
+            del self.pending[p.conn]
+            p.close()
+            return
+        p.buf += data
         try:
-            conn.settimeout(10.0)
-            message, fds = _recv(conn, maxfds=3)
-            conn.settimeout(None)
-            cmd = message.get("cmd")
+            found = _decode(p.buf)
+        except ValueError:
+            found = ("bad", 0)
+        if found is None:
+            return
+        del self.pending[p.conn]
+        message = found[0]
+        conn = p.conn
+        try:
+            conn.setblocking(True)
+            conn.settimeout(REQUEST_TIMEOUT_S)
+            cmd = message.get("cmd") if isinstance(message, dict) else None
             if cmd == "status":
                 _send(conn, {"pid": os.getpid(), "children": len(self.children)})
             elif cmd == "stop":
                 _send(conn, {"pid": os.getpid(), "stopping": True})
                 self.stop()
-            elif cmd == "run" and len(fds) == 3:
-                self._fork(conn, message, fds)
+            elif cmd == "run" and not self.stopping and _valid_run(message) \
+                    and len(p.fds) == len(message["fds"]):
+                conn.settimeout(None)
+                self._fork(conn, message, p.fds)
                 conn = None  # kept until the child ends
-        except (OSError, ValueError, ConnectionError, KeyError, TypeError):
-            pass
         finally:
-            for fd in fds:
+            for fd in p.fds:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
+            p.fds = []
             if conn is not None:
                 conn.close()
 
-    def _fork(self, conn: socket.socket, message: dict, fds: list[int]) -> None:
+    def _fork(self, conn, message: dict, fds: list[int]) -> None:
         pid = os.fork()
         if pid == 0:  # the child
-            code = 1
+            code = 3
             try:
+                import signal
+
                 signal.set_wakeup_fd(-1)
-                os.close(self.wake_r)
-                os.close(self.wake_w)
-                os.close(self.lock)
-                self.listener.close()
-                for other in self.children.values():
-                    other.close()
-                conn.close()
-                code = _child(message, fds)
+                code = _child(message, fds)  # (closes every descriptor of the server's)
             except BaseException as e:  # a bug here: say so where the client sees it
-                code = 3
                 try:
                     os.write(2, f"ttopt-opt: internal error: the server's child: {e!r}\n".encode())
                 except OSError:
@@ -562,25 +820,47 @@ class _Server:
             finally:
                 os._exit(code)
         self.children[pid] = conn
+        self.by_conn[conn] = pid
+        try:
+            conn.sendall(_ACK)
+        except OSError:  # the client is gone already: so goes its command
+            self._client_gone(conn)
 
-    def _from_client(self, conn: socket.socket) -> None:
+    def _client_gone(self, conn) -> None:
+        import signal
+
+        pid = self.by_conn.pop(conn, None)
+        conn.close()
+        if pid is not None:
+            self.children[pid] = None
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def _from_client(self, conn) -> None:
         """A signal to forward (one byte each), or the client gone: its child goes too."""
-        pid = next(p for p, c in self.children.items() if c is conn)
+        pid = self.by_conn.get(conn)
+        if pid is None:
+            return
         try:
             data = conn.recv(64)
+        except BlockingIOError:
+            return
         except OSError:
             data = b""
-        signals = list(data) if data else [signal.SIGKILL]
-        for signum in signals:
+        if not data:
+            self._client_gone(conn)
+            return
+        for signum in data:
             try:
                 os.kill(pid, signum)
             except OSError:
                 pass
-        if not data:  # nobody to answer: forget the connection, the reaper forgets the pid
-            self.children[pid] = _Closed()
-            conn.close()
 
     def _reap(self) -> None:
+        import struct
+
         while self.children:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
@@ -589,41 +869,49 @@ class _Server:
             if pid == 0:
                 return
             conn = self.children.pop(pid, None)
-            if conn is None or isinstance(conn, _Closed):
+            if conn is None:
                 continue
+            self.by_conn.pop(conn, None)
             try:
-                conn.sendall(_STATUS.pack(os.waitstatus_to_exitcode(status)))
+                conn.setblocking(True)
+                conn.settimeout(REQUEST_TIMEOUT_S)
+                conn.sendall(struct.pack("!i", os.waitstatus_to_exitcode(status)))
             except OSError:
                 pass
             conn.close()
 
 
-class _Closed:
-    """The connection of a client that went away (its child is being killed)."""
-
-    def fileno(self) -> int:
-        return -1
-
-    def close(self) -> None:
-        pass
-
-
 def serve(path: str) -> None:
-    """The server's process: import, warm up, serve ``path`` until idle or stopped."""
+    """The server's process: take the lock, import, warm up, tell the starting client (its
+    standard output: ``R`` ready, ``B`` another server holds the lock), serve ``path`` until
+    idle or stopped."""
     import gc
 
     gc.disable()  # as ttopt-opt's own process (ttopt.cli.entry)
+    if sys.path and sys.path[0] in ("", os.getcwd()):
+        del sys.path[0]  # (-c put the working directory first; each child sets the client's)
     server = _Server(path)
+
+    def tell(word: bytes) -> None:
+        try:
+            os.write(1, word)
+        except OSError:
+            pass
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+
     if not server.bind():
+        tell(_BUSY)
         return
     try:
         _warm_up()
         gc.collect()
         gc.freeze()  # the children share these pages: no collection may write to them
+        tell(_READY)
         server.serve()
     finally:
         server.stop()
-        server.close()
 
 
 def main(argv: list[str] | None = None) -> int:
