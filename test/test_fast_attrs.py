@@ -190,3 +190,43 @@ def test_unchecked_splats_equal_the_checked_ones(monkeypatch):
                         ref = DenseIntOrFPElementsAttr.from_list(t, [int(lit)] * n)
                         assert fast == ref, (t, lit)
     assert built > 150
+
+
+@pytest.mark.parametrize("literal,typ,outcome", [
+    ("1e5", "tensor<4xf32>", "error"),  # MLIR's float literal has a point
+    ("1.0e5", "tensor<4xf16>", 0x7C00),  # past f16's largest: rounds to inf, as MLIR does
+    ("-65520.0", "tensor<4xf16>", 0xFC00),
+    ("65504.0", "tensor<4xf16>", 0x7BFF),
+    ("256", "tensor<4xi8>", "error"),  # out of range: an input error, not an internal one
+    ("-129", "tensor<4xi8>", "error"),
+    ("255", "tensor<4xi8>", 0xFF),  # (xDSL and MLIR take an i8's unsigned spelling)
+    ("1", "tensor<4xi128>", "internal"),  # (xDSL cannot pack i128: ttopt's limit, said so)
+])
+def test_dense_splats_fast_and_full_agree(literal, typ, outcome, monkeypatch):
+    """The fast path takes a splat only as the full parser would, and both say what MLIR
+    says of odd literals."""
+    from ttopt.errors import TTOptError, TTOptInternalError
+
+    text = (f"module {{\n  tt.func @k() {{\n    %c = arith.constant dense<{literal}> : {typ}\n"
+            "    tt.return\n  }\n}\n")
+    results = []
+    for fast in (True, False):
+        monkeypatch.setattr(reader, "FAST_TYPES", fast)
+        monkeypatch.setattr(fast_ops, "FAST_CREATE", fast)
+        monkeypatch.setattr(fast_ops, "SPLAT_UNCHECKED", fast)
+        if not fast:  # the whole line through xDSL's parser
+            monkeypatch.setattr(reader, "try_fast_op", lambda parser, start: None)
+        reader.clear_shared_types()
+        try:
+            module = reader.read_module(text, "k.ttir")
+        except TTOptInternalError:
+            results.append("internal")
+            continue
+        except TTOptError:
+            results.append("error")
+            continue
+        const = next(op for op in module.op.walk() if op.name == "arith.constant")
+        data = const.properties["value"].data.data
+        size = len(data) // 4
+        results.append(int.from_bytes(data[:size], "little"))
+    assert results == [outcome, outcome]

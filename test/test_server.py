@@ -441,3 +441,68 @@ def test_unbuffered_output_to_a_reader_that_leaves(sdir, tmp_path):
                              capture_output=True, text=True, timeout=300)
         codes.append(res.stdout.strip())
     assert codes == ["1", "1"]
+
+
+def test_a_server_killed_mid_run_is_reported_once_the_command_has_ended(sdir, tmp_path):
+    """The child holds the client's connection too: the client learns the server is gone
+    only when the command has ended (not while it still writes its output)."""
+    victim, child, out = _probe_run(sdir, tmp_path, "victim", "1.5")
+    os.kill(the_server(sdir)["pid"], signal.SIGKILL)
+    assert victim.wait(timeout=60) == 3
+    assert not _alive(child) or _zombie(child)
+    assert b"went away" in victim.stderr.read()
+    assert b"tt.func" in out.read_bytes()
+    for left in sdir.glob("*.sock*"):  # (a killed server leaves its socket and lock)
+        left.unlink()
+
+
+def test_a_server_that_does_not_answer_is_not_waited_for_and_runs_nothing_twice(sdir, tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(PROBE_PASS.replace('"w") as f', '"a") as f'))
+    log = tmp_path / "runs.log"
+    assert tool([ADD], sdir).returncode == 0
+    pid = the_server(sdir)["pid"]
+    os.kill(pid, signal.SIGSTOP)
+    out, err = tmp_path / "out", tmp_path / "err"
+    try:
+        # (to files: descriptors queued in a stopped server's socket keep pipes open)
+        with open(out, "wb") as o, open(err, "wb") as e:
+            t0 = time.monotonic()
+            code = subprocess.run([str(TOOL), ADD, "--load-pass", probe, "-p", "probe"],
+                                  env=env_for(sdir, True, PROBE_OUT=str(log)), stdout=o,
+                                  stderr=e, timeout=120).returncode
+            waited = time.monotonic() - t0
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert code == 0 and b"tt.func" in out.read_bytes(), err.read_bytes()
+    assert server.ACK_TIMEOUT_S <= waited < server.ACK_TIMEOUT_S + 30
+    time.sleep(1.0)  # the server, running again, reads the abandoned request
+    assert len(log.read_text().splitlines()) == 3  # one run (three lines), in the client
+    assert the_server(sdir)["pid"] == pid
+
+
+def test_interpreter_options_are_part_of_the_key(monkeypatch):
+    key = server.server_key({})
+    monkeypatch.setattr(sys, "warnoptions", ["error"])
+    assert server.server_key({}) != key
+
+
+def test_the_terminal_in_any_spelling():
+    if not os.path.exists("/dev/tty"):
+        pytest.skip("no /dev/tty on this machine")
+    for argv in (["/dev/tty"], ["-o/dev/tty"], ["--output=/dev/tty"], ["/dev/./tty"],
+                 ["k.ttir", "-o", "/dev/../dev/tty"]):
+        assert server._names_the_terminal(["ttopt-opt", *argv]), argv
+    assert not server._names_the_terminal(["ttopt-opt", "k.ttir", "-o", "/dev/null"])
+
+
+def test_open_descriptors_without_proc(monkeypatch):
+    """No /proc (some containers): the descriptors are found by probing each one."""
+    real = server._open_fds()
+    def no_proc(path):
+        raise FileNotFoundError(path)
+    monkeypatch.setattr(os, "listdir", no_proc)
+    probed = server._open_fds()
+    # (listing /proc opens one descriptor of its own while it lists)
+    assert len(set(real) - set(probed)) <= 1 and set(probed) <= set(real)
+    assert probed[:3] == [0, 1, 2]

@@ -48,6 +48,7 @@ DEFAULT_IDLE_S = 300.0
 START_TIMEOUT_S = 60.0  # a server that started takes ~1 s to be ready
 BUSY_WAIT_S = 15.0  # another server is starting (or stopping) there: how long to wait for it
 REQUEST_TIMEOUT_S = 10.0
+ACK_TIMEOUT_S = 10.0  # a server that does not start a command in this time: run it here
 MAX_FDS = 200  # descriptors passed with a request (SCM_RIGHTS takes up to 253)
 _FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
@@ -161,6 +162,7 @@ def server_key(env=None) -> str:
     import hashlib
 
     data = repr((os.path.realpath(sys.executable), sys.prefix, sys.version, sys.flags,
+                 sys.warnoptions, getattr(sys, "_xoptions", {}),
                  sys.path[1:], _code_signature(), _process_attributes(),
                  _import_env(os.environ if env is None else env)))
     return hashlib.sha256(data.encode("utf-8", "surrogateescape")).hexdigest()[:20]
@@ -257,13 +259,30 @@ def request(cmd: str, path: str | None = None, timeout: float = 10.0):
 
 
 # ------------------------------------------------------------------ the client
+def _open_fds() -> list[int]:
+    """This process's open descriptors (from /proc, else by probing each possible one)."""
+    try:
+        return sorted(int(n) for n in os.listdir("/proc/self/fd"))
+    except (OSError, ValueError):
+        pass
+    try:
+        limit = min(os.sysconf("SC_OPEN_MAX"), 1 << 16)
+    except (OSError, ValueError):
+        limit = 1024
+    found = []
+    for fd in range(limit):
+        try:
+            os.fstat(fd)
+        except OSError:
+            continue
+        found.append(fd)
+    return found
+
+
 def _passable_fds(exclude: int) -> list[int] | None:
     """The descriptors a fresh process would inherit (inheritable ones; 0-2 must be open),
     or None where they cannot be passed."""
-    try:
-        listed = sorted(int(n) for n in os.listdir("/proc/self/fd"))
-    except (OSError, ValueError):
-        listed = list(range(3))
+    listed = _open_fds()
     fds = []
     for fd in listed:
         if fd == exclude:
@@ -292,8 +311,10 @@ def _start(path: str):
     try:
         # -c with the private directory as the working directory: the server's sys.path[0]
         # is that directory (serve() drops it), never the user's
+        flags = subprocess._args_from_interpreter_flags()  # (-O, -W, -X...: the client's)
         proc = subprocess.Popen(
-            [sys.executable, "-c", "import ttopt.server as s, sys; s.serve(sys.argv[1])", path],
+            [sys.executable, *flags, "-c", "import ttopt.server as s, sys; s.serve(sys.argv[1])",
+             path],
             cwd=directory, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
         )
@@ -319,7 +340,28 @@ def _start(path: str):
 
 
 def _names_the_terminal(argv: list[str]) -> bool:
-    return any(a == "/dev/tty" or a.endswith("=/dev/tty") for a in argv[1:])
+    """Does an argument (or an option's value: ``--output=X``, ``-oX``) name the controlling
+    terminal, whatever the spelling (``/dev/./tty``, a link, ``tty`` in /dev)?"""
+    try:
+        tty = os.stat("/dev/tty").st_rdev
+    except OSError:
+        return False
+    import stat
+
+    for arg in argv[1:]:
+        candidates = [arg]
+        if arg.startswith("-"):
+            candidates += [arg.partition("=")[2], arg[2:]]
+        for c in candidates:
+            if not c or "tty" not in c:
+                continue
+            try:
+                st = os.stat(c)
+            except (OSError, ValueError):
+                continue
+            if stat.S_ISCHR(st.st_mode) and st.st_rdev == tty:
+                return True
+    return False
 
 
 def run_through_server(argv: list[str]) -> int | None:
@@ -350,16 +392,24 @@ def run_through_server(argv: list[str]) -> int | None:
     os.umask(umask)
     signums = [getattr(signal, n) for n in _FORWARDED]
     ignored = [s for s in signums if signal.getsignal(s) == signal.SIG_IGN]
+    forwarded = [s for s in signums if s not in ignored]
     message = {"cmd": "run", "argv": argv, "cwd": cwd, "env": dict(os.environ),
                "umask": umask, "path": sys.path, "fds": fds, "ignored": ignored}
+    # held back until the handlers that forward them are in place (after the
+    # acknowledgement): none is lost, none ends the client alone
+    signal.pthread_sigmask(signal.SIG_BLOCK, forwarded)
     try:
         _send(sock, message, fds=fds)
-        # the server's acknowledgement: the command runs.  No acknowledgement (the server
-        # stopped first): nothing ran, run it here
+        # the child's acknowledgement: the command runs.  None (the server stopped first,
+        # or does not answer): nothing runs there, run it here (a server that reads the
+        # request later sees this client gone and does not run it)
+        sock.settimeout(ACK_TIMEOUT_S)
         if _recv_exact(sock, 1) != _ACK:
             raise ConnectionError("no acknowledgement")
+        sock.settimeout(None)
     except (OSError, ConnectionError):
         sock.close()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, forwarded)
         return None
 
     def forward(signum, _frame):
@@ -368,14 +418,15 @@ def run_through_server(argv: list[str]) -> int | None:
         except OSError:
             pass
 
-    for signum in signums:
-        if signum not in ignored:
-            signal.signal(signum, forward)
+    for signum in forwarded:
+        signal.signal(signum, forward)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, forwarded)
     try:
         import struct
 
         (status,) = struct.unpack("!i", _recv_exact(sock, 4))
     except (OSError, ConnectionError):
+        # (the command's child holds this connection too: it has ended by now)
         sys.stderr.write("ttopt-opt: internal error: the ttopt server went away during the run\n")
         return 3
     finally:
@@ -452,11 +503,17 @@ def _reset_std_streams() -> None:
     def stream(fd: int, old, mode: str, line: bool):
         encoding = getattr(old, "encoding", None) or "utf-8"
         errors = getattr(old, "errors", None) or "strict"
+        raw = io.FileIO(fd, mode, closefd=False)
+        raw.name = getattr(old, "name", fd)  # ('<stdout>'...)
         if mode == "w" and unbuffered:
-            raw = io.FileIO(fd, "w", closefd=False)
-            return io.TextIOWrapper(raw, encoding=encoding, errors=errors, write_through=True)
-        buffered = io.open(fd, mode + "b", closefd=False)
-        return io.TextIOWrapper(buffered, encoding=encoding, errors=errors, line_buffering=line)
+            new = io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline="\n",
+                                   write_through=True)
+        else:
+            buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+            new = io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline="\n",
+                                   line_buffering=line)
+        new.mode = mode
+        return new
 
     # the server's own streams stay referenced: freed, they would close descriptors 0-2,
     # which are the client's now
@@ -482,21 +539,17 @@ def _exit_code(code) -> int:
     return 1
 
 
-def _place_fds(received: list[int], numbers: list[int]) -> None:
-    """Put each received descriptor at the number it had in the client, and close the rest
-    of the server's (it was forked: nothing else of it is this command's)."""
+def _place_fds(received: list[int], numbers: list[int], hold: int) -> int:
+    """Put each received descriptor at the number it had in the client, keep ``hold`` (the
+    client's connection: its new number, close-on-exec), and close every other descriptor of
+    the server's (it was forked: nothing else of it is this command's)."""
     import fcntl
 
-    top = max([*received, *numbers, 2]) + 1
+    top = max([*received, *numbers, hold, 2]) + 1
     moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, top) for fd in received]  # out of the way
-    for fd in received:
-        os.close(fd)
-    keep = set(moved)
-    try:
-        open_now = [int(n) for n in os.listdir("/proc/self/fd")]
-    except OSError:
-        open_now = []
-    for fd in open_now:
+    held = fcntl.fcntl(hold, fcntl.F_DUPFD_CLOEXEC, top)
+    keep = {*moved, held}
+    for fd in _open_fds():
         if fd not in keep:
             try:
                 os.close(fd)
@@ -506,13 +559,16 @@ def _place_fds(received: list[int], numbers: list[int]) -> None:
         os.dup2(src, dst, inheritable=True)
     for src in moved:
         os.close(src)
+    return held
 
 
-def _child(message: dict, fds: list[int]) -> int:
-    """In the forked child: become the client's command and run it; its exit status."""
+def _child(message: dict, fds: list[int], conn_fd: int) -> int:
+    """In the forked child: become the client's command and run it; its exit status.  The
+    child keeps a copy of the client's connection until it ends: a client whose server dies
+    sees the connection close only once the command has ended too."""
     import signal
 
-    _place_fds(fds, message["fds"])
+    _place_fds(fds, message["fds"], conn_fd)
     try:
         os.chdir(message["cwd"])
     except OSError as e:
@@ -779,6 +835,15 @@ class _Server:
         del self.pending[p.conn]
         message = found[0]
         conn = p.conn
+        try:  # a client that gave up waiting (and runs the command itself): not run here
+            if conn.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+                p.close()
+                return
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:
+            p.close()
+            return
         try:
             conn.setblocking(True)
             conn.settimeout(REQUEST_TIMEOUT_S)
@@ -811,7 +876,9 @@ class _Server:
                 import signal
 
                 signal.set_wakeup_fd(-1)
-                code = _child(message, fds)  # (closes every descriptor of the server's)
+                conn_fd = conn.detach()  # (the socket object must not close it later)
+                os.write(conn_fd, _ACK)  # the command runs: from here on, never twice
+                code = _child(message, fds, conn_fd)  # (closes the server's descriptors)
             except BaseException as e:  # a bug here: say so where the client sees it
                 try:
                     os.write(2, f"ttopt-opt: internal error: the server's child: {e!r}\n".encode())
@@ -821,10 +888,6 @@ class _Server:
                 os._exit(code)
         self.children[pid] = conn
         self.by_conn[conn] = pid
-        try:
-            conn.sendall(_ACK)
-        except OSError:  # the client is gone already: so goes its command
-            self._client_gone(conn)
 
     def _client_gone(self, conn) -> None:
         import signal

@@ -390,7 +390,10 @@ def splat_attr(t, literal: str):
     if not isinstance(t, TensorType):
         return None
     elem = t.element_type
-    size = getattr(elem, "compile_time_size", None)
+    try:  # (i128 and wider: xDSL cannot pack them, the full parser says so)
+        size = getattr(elem, "compile_time_size", None)
+    except Exception:
+        return None
     if size is None:
         return None
     n = 1
@@ -405,6 +408,8 @@ def splat_attr(t, literal: str):
                 return None
             one = bits.to_bytes(size, "little")
         elif isinstance(elem, AnyFloat):
+            if not _FLOAT_LITERAL.fullmatch(literal):
+                return None  # (MLIR's float literal has its point: `1e5`, `1` are the parser's)
             one = elem.pack([float(literal)])
         elif isinstance(elem, IntegerType):
             if literal in ("true", "false"):
@@ -427,6 +432,7 @@ def splat_attr(t, literal: str):
     return unchecked(DenseIntOrFPElementsAttr, t, unchecked_data(BytesAttr, one * n))
 
 
+_FLOAT_LITERAL = re.compile(r"-?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?")
 SPLAT_UNCHECKED = True  # (off: the checking constructor; tests compare the two)
 
 

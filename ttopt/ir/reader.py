@@ -735,9 +735,15 @@ class TritonParser(ParserBase):
                     self.raise_error("hexadecimal float literal too large", v.span)
                 chunks.append(bits.to_bytes(size, "little"))
             else:
-                one = DenseIntOrFPElementsAttr.from_list(
-                    _scalar_tensor(elem), [v.to_type(self, elem)]
-                )
+                value = v.to_type(self, elem)
+                try:
+                    one = DenseIntOrFPElementsAttr.from_list(_scalar_tensor(elem), [value])
+                except ValueError:  # (xDSL: out of the type's range; MLIR says the same)
+                    self.raise_error("integer constant out of range for attribute", v.span)
+                except OverflowError:  # a float past the type's largest: MLIR rounds to inf
+                    one = DenseIntOrFPElementsAttr.from_list(
+                        _scalar_tensor(elem), [math.copysign(math.inf, value)]
+                    )
                 chunks.append(one.data.data)
         raw = b"".join(chunks)
         if shape:
