@@ -549,16 +549,10 @@ def _place_fds(received: list[int], numbers: list[int], hold: int) -> int:
     moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, top) for fd in received]  # out of the way
     held = fcntl.fcntl(hold, fcntl.F_DUPFD_CLOEXEC, top)
     keep = {*moved, held}
-    for fd in _open_fds():
-        if fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+    _close_all(fd for fd in _open_fds() if fd not in keep)
     for src, dst in zip(moved, numbers):
         os.dup2(src, dst, inheritable=True)
-    for src in moved:
-        os.close(src)
+    _close_all(moved)
     return held
 
 
@@ -645,13 +639,17 @@ class _Pending:
         self.fds: list[int] = []
 
     def close(self) -> None:
-        for fd in self.fds:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        _close_all(self.fds)
         self.fds = []
         self.conn.close()
+
+
+def _close_all(fds) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 def _idle_seconds() -> float:
@@ -859,11 +857,7 @@ class _Server:
                 self._fork(conn, message, p.fds)
                 conn = None  # kept until the child ends
         finally:
-            for fd in p.fds:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+            _close_all(p.fds)
             p.fds = []
             if conn is not None:
                 conn.close()
