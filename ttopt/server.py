@@ -279,14 +279,12 @@ def _open_fds() -> list[int]:
     return found
 
 
-def _passable_fds(exclude: int) -> list[int] | None:
+def _passable_fds() -> list[int] | None:
     """The descriptors a fresh process would inherit (inheritable ones; 0-2 must be open),
     or None where they cannot be passed."""
     listed = _open_fds()
     fds = []
     for fd in listed:
-        if fd == exclude:
-            continue
         try:
             os.fstat(fd)
             if fd > 2 and not os.get_inheritable(fd):
@@ -369,8 +367,11 @@ def run_through_server(argv: list[str]) -> int | None:
     ended it), or None where the command must run in this process instead (nothing ran)."""
     import signal
 
-    if _names_the_terminal(argv) or _passable_fds(-1) is None:
-        return None  # (a closed standard descriptor: a fresh process would see it closed)
+    # (what this process inherited, before it opens anything of its own: None if a standard
+    # descriptor is closed, which a fresh process would see closed)
+    fds = _passable_fds()
+    if fds is None or _names_the_terminal(argv):
+        return None
     directory = server_dir()
     if not _private_dir(directory, create=True):
         return None
@@ -383,10 +384,6 @@ def run_through_server(argv: list[str]) -> int | None:
         return None
     sock = _connect(path) or _start(path)
     if sock is None:
-        return None
-    fds = _passable_fds(sock.fileno())
-    if fds is None:
-        sock.close()
         return None
     umask = os.umask(0o022)
     os.umask(umask)

@@ -388,8 +388,8 @@ def fast_create(cls, operands: list, result_types: list, properties: dict, locat
     """``cls.create(operands=..., result_types=..., properties=..., location=...)`` (no
     attributes, regions or successors) without xDSL's generic constructor: the same object,
     field for field (operand uses linked first in the values' use lists, results, default
-    properties and attributes filled in; ``test/test_fast_attrs.py`` compares it with
-    ``create`` for every op class), in a third of the time.  For the reader's fast path,
+    properties and attributes filled in; ``test/test_fast_attrs.py`` compares the ops of
+    every fixture and corpus sample read both ways), in a third of the time.  For the reader's fast path,
     which makes most ops of a kernel.  ``properties`` is taken, not copied."""
     op = object.__new__(cls)
     uses = []
