@@ -113,17 +113,25 @@ def test_fast_types_and_locations_equal_xdsls_on_the_corpus(path, monkeypatch):
 
 def test_fast_type_takes_only_its_shapes():
     aliases = {"#blocked": StringAttr("layout")}
-    assert reader._fast_type("tensor<4x8xf32>", aliases) == TensorType(
+    slice_text = "#ttg.slice<{dim = 0, parent = #blocked}>"
+    encodings = {slice_text: StringAttr("slice")}
+    assert reader._fast_type("tensor<4x8xf32>", aliases, encodings) == TensorType(
         reader.SCALAR_TYPES["f32"], [4, 8])
-    assert reader._fast_type("tensor<4xf32, #blocked>", aliases).encoding == StringAttr("layout")
-    assert reader._fast_type("!tt.ptr<f16, 3>", aliases).address_space == IntAttr(3)
+    assert reader._fast_type("tensor<4xf32, #blocked>", aliases, encodings).encoding == StringAttr("layout")
+    assert reader._fast_type(f"tensor<4xf32, {slice_text}>", aliases, encodings).encoding == StringAttr("slice")
+    assert reader._fast_type("!tt.ptr<f16, 3>", aliases, encodings).address_space == IntAttr(3)
     for other in (
         "tensor<4xf32, #undefined>",  # (the parser reports the undefined alias)
         "tensor<?xf32>", "tensor<f32>", "tensor<04xf32>", "tensor<4x!tt.ptr<tensor<4xf32>>>",
         "tensor<4xf8E4M3FN>", "!tt.ptr<!tt.ptr<f32>>", "tensor<4xf32, #ttg.blocked<{}>>",
         "tensor<4xf32,#blocked>", "tensor<1234567890xf32>",
+        # a layout written out that the module has not read yet (the parser reads it), or
+        # one spelled otherwise
+        "tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>",
+        "tensor<4xf32, #ttg.slice<{dim = 0,parent = #blocked}>>",
+        f"tensor<4xf32, {slice_text}, {slice_text}>",
     ):
-        assert reader._fast_type(other, aliases) is None, other
+        assert reader._fast_type(other, aliases, encodings) is None, other
 
 
 def test_unchecked_equals_the_checked_constructor():
@@ -134,16 +142,32 @@ def test_unchecked_equals_the_checked_constructor():
         unchecked(FileLineColLoc, name, one)
 
 
-def test_fast_dict_takes_only_integers_and_booleans():
+def test_fast_dict_takes_only_integers_booleans_and_plain_strings():
     i32 = reader.SCALAR_TYPES["i32"]
-    got = reader._fast_dict('tt.divisibility = 16 : i32, "ttg.num-warps" = 4 : i32, noinline = false')
-    assert list(got) == ["tt.divisibility", "ttg.num-warps", "noinline"]
+    got = reader._fast_dict('tt.divisibility = 16 : i32, "ttg.num-warps" = 4 : i32, noinline = false, '
+                            'ttg.target = "cuda:90", e = "", u = "\u00e9{}<>"')
+    assert list(got) == ["tt.divisibility", "ttg.num-warps", "noinline", "ttg.target", "e", "u"]
     assert got["tt.divisibility"].value.data == 16 and got["tt.divisibility"].type == i32
     assert got["noinline"].type == reader.IntegerType(1) and got["noinline"].value.data == 0
+    assert got["ttg.target"] == StringAttr("cuda:90") and got["e"] == StringAttr("")
+    assert got["u"] == StringAttr("\u00e9{}<>")
     for other in ("", "a = 1 : i32, a = 2 : i32", "a = 1 : i32, ", "a = 1 : i1", "a = 1.0 : f32",
-                  "a = 300 : i8", 'a = "s"', "a", "a-b = 1 : i32", "a = 1 : i32,b = 2 : i32",
-                  "\u00e9 = 1 : i32", '"a\x0bb" = 1 : i32'):
+                  "a = 300 : i8", "a", "a-b = 1 : i32", "a = 1 : i32,b = 2 : i32",
+                  "\u00e9 = 1 : i32", '"a\x0bb" = 1 : i32', 'a = "\\n"', 'a = "x\x0cy"',
+                  'a = "x', 'a = "x"y"', "a = 's'"):
         assert reader._fast_dict(other) is None, other
+
+
+def test_dictionaries_with_strings_read_as_xdsl_reads_them(monkeypatch):
+    """Module attributes with a string (``ttg.target = "cuda:90"``), read fast and by xDSL's
+    parser: equal dictionaries; a string with an escape or a brace inside is read too."""
+    text = ('module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
+            'x = "a{b}<c>", y = "q\\"z"} {\n  tt.func public @k() {\n    tt.return\n  }\n}\n')
+    got = []
+    for fast in (True, False):
+        monkeypatch.setattr(reader, "FAST_DICTS", fast)
+        got.append(dict(reader.read_module(text, "k.ttir").op.attributes))
+    assert got[0] == got[1] and got[0]["x"] == StringAttr("a{b}<c>") and got[0]["y"] == StringAttr('q"z')
 
 
 def test_fast_locations_refuse_what_the_lexer_refuses():

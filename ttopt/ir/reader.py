@@ -158,9 +158,11 @@ _LOC_TEXT = re.compile(
     r"loc\((?:[^()\"\n]|" + _LOC_STR + r"|\((?:[^()\"\n]|" + _LOC_STR
     + r"|\((?:[^()\"\n]|" + _LOC_STR + r")*\))*\))*\)"
 )
-# `<{...}>` with no braces, quotes or newline inside and `<...>` at most one level deep
-_PROPS_TEXT = re.compile(r'<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>')
-_DICT_TEXT = re.compile(r'\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}')
+# `<{...}>` with no braces or newline inside (but in a plain string: no escape in it) and
+# `<...>` at most one level deep
+_PLAIN_STR = r'"[^"\\\n]*"'
+_PROPS_TEXT = re.compile(r'<\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}>')
+_DICT_TEXT = re.compile(r'\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}')
 _RESULT_LIST = re.compile(r"%[^=\n]*=[ \t]*")
 _VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
 
@@ -174,6 +176,7 @@ class TritonParser(ParserBase):
         self.install_lexer(fast)
         self._trailing_locs = trailing_locs or {}
         self.type_cache: dict[str, Attribute] = {}
+        self._encodings: dict[str, Attribute] = {}  # (see _fast_type)
         self._loc_cache: dict[str, Attribute] = {}
         self._fast_loc_parts: dict = {}  # (fast_loc's cache of file names and file locations)
         self._props_cache: dict[str, dict[str, Attribute]] = {}
@@ -680,13 +683,20 @@ class TritonParser(ParserBase):
         if cached is not None:
             self.resume_from(end)
             return cached
+        outer, outer_dialect = self._in_type, self._in_dialect_type
         if FAST_TYPES:
-            fast = _fast_type(key, self.attribute_aliases)
+            fast = _fast_type(key, self.attribute_aliases, self._encodings)
+            if fast is None and key.endswith(">>") and not self._in_type:
+                self._in_type = True  # (as in a tensor type read by xDSL)
+                try:
+                    if self._read_encoding(key, start):
+                        fast = _fast_type(key, self.attribute_aliases, self._encodings)
+                finally:
+                    self._in_type = outer
             if fast is not None:
                 self.resume_from(end)
                 self._remember_type(key, fast)
                 return fast
-        outer, outer_dialect = self._in_type, self._in_dialect_type
         self._in_type = True
         self._in_dialect_type = text.startswith("!t", start)
         try:
@@ -696,6 +706,24 @@ class TritonParser(ParserBase):
         if self.current_token.span.start >= end:
             self._remember_type(key, result)
         return result
+
+    def _read_encoding(self, key: str, start: int) -> bool:
+        """The layout written out in the tensor type ``key`` (at ``start``), read by xDSL's
+        parser alone and kept by its text for :func:`_fast_type` (the tensor type around it
+        is what _fast_type checks).  False (the parser back at ``start``) where ``key`` is no
+        such type or the layout's text is not all that the parser read; an invalid layout is
+        reported where xDSL's reading of the whole type reports it."""
+        m = _FAST_TYPE.fullmatch(key)
+        if m is None or m.group(5) is None or not m.group(5).endswith(">"):
+            return False
+        at = start + m.start(5)
+        self.resume_from(at)
+        encoding = self.parse_attribute()
+        if self.current_token.span.start != start + m.end(5):
+            self.resume_from(start)
+            return False
+        self._encodings[m.group(5)] = encoding
+        return True
 
     # --- the type after `dense<...> :` (xDSL rebuilds an IRDL constraint on every call)
     def parse_dense_literal_type(self):  # type: ignore[override]
@@ -890,15 +918,16 @@ def _balanced_end(text: str, start: int) -> int | None:
 FAST_DICTS = True  # (off: every attribute dictionary through xDSL's parser)
 _DICT_KEY = r'(?:[A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n\v\f]*")'  # (MLIR's bare-id, ASCII; a plain string)
 _DICT_ENTRY = re.compile(
-    rf"({_DICT_KEY}) = (?:(-?(?:0|[1-9]\d{{0,17}})) : (i8|i16|i32|i64)|(true|false))(?:, |$)"
+    rf"({_DICT_KEY}) = (?:(-?(?:0|[1-9]\d{{0,17}})) : (i8|i16|i32|i64)|(true|false)"
+    r'|"([^"\\\n\v\f]*)")(?:, |$)'
 )
 _I1 = IntegerType(1)
 
 
 def _fast_dict(body: str) -> dict | None:
-    """The dictionary ``{body}`` when every entry is ``key = N : iW`` (W 8 to 64) or ``key =
-    true/false``, keys bare or quoted without escapes, none twice; else None (xDSL's parser
-    reads it)."""
+    """The dictionary ``{body}`` when every entry is ``key = N : iW`` (W 8 to 64), ``key =
+    true/false`` or ``key = "text"`` (a string without escapes), keys bare or quoted without
+    escapes, none twice; else None (xDSL's parser reads it)."""
     out: dict = {}
     pos, n = 0, len(body)
     if not n:
@@ -907,12 +936,14 @@ def _fast_dict(body: str) -> dict | None:
         m = _DICT_ENTRY.match(body, pos)
         if m is None:
             return None
-        key, num, width, flag = m.groups()
+        key, num, width, flag, string = m.groups()
         if key[0] == '"':
             key = key[1:-1]
         if key in out:
             return None
-        if flag is not None:
+        if string is not None:
+            out[key] = StringAttr(string)
+        elif flag is not None:
             out[key] = integer_attr(int(flag == "true"), _I1)
         else:
             try:
@@ -934,17 +965,19 @@ _SCALAR_ALT = "|".join(sorted(map(re.escape, SCALAR_TYPES), key=len, reverse=Tru
 _DIM = r"(?:0|[1-9]\d{0,8})"
 _FAST_TYPE = re.compile(
     rf"tensor<((?:{_DIM}x)+)(?:({_SCALAR_ALT})|!tt\.ptr<({_SCALAR_ALT})(?:, ({_DIM}))?>)"
-    rf"(?:, (#[A-Za-z_][\w$.-]*))?>"
+    rf"(?:, (#[A-Za-z_][\w$.-]*(?:<.*>)?))?>"
     rf"|!tt\.ptr<({_SCALAR_ALT})(?:, ({_DIM}))?>"
 )
 _NONE = NoneAttr()
 
 
-def _fast_type(key: str, aliases: dict):
+def _fast_type(key: str, aliases: dict, encodings: dict):
     """The type spelled ``key`` where it is one of the shapes nearly every type of a kernel
-    has (a ranked tensor of a scalar or scalar pointer, with or without a layout alias; a
-    scalar pointer), built without xDSL's parser and checks (the pattern is what they
-    check); None for anything else (then xDSL's parser reads it)."""
+    has (a ranked tensor of a scalar or scalar pointer, with or without a layout alias or a
+    layout written out that ``encodings`` holds; a scalar pointer), built without xDSL's
+    parser and checks (the pattern is what they check); None for anything else (then xDSL's
+    parser reads it).  ``encodings``: the layouts written out (``#ttg.slice<{dim = 0, parent
+    = #blocked}>``) in tensor types this module's parser has read, by their text."""
     m = _FAST_TYPE.fullmatch(key)
     if m is None:
         return None
@@ -953,8 +986,9 @@ def _fast_type(key: str, aliases: dict):
         return unchecked(PointerType, SCALAR_TYPES[ptr_pointee], int_attr(int(ptr_space or 1)))
     encoding = _NONE
     if enc is not None:
-        encoding = aliases.get(enc)
-        if encoding is None:  # (not defined above: the parser says so)
+        # (an alias not defined above, or a layout not read yet: the parser reads it)
+        encoding = encodings.get(enc) if enc.endswith(">") else aliases.get(enc)
+        if encoding is None:
             return None
     elem = SCALAR_TYPES[scalar] if scalar is not None else unchecked(
         PointerType, SCALAR_TYPES[pointee], int_attr(int(space or 1))
