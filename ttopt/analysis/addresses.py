@@ -107,6 +107,7 @@ class AddressAnalysis:
         self.numbering = numbering
         self._linear: dict[SSAValue, Linear | None] = {}
         self._access: dict[SSAValue, Access | None] = {}
+        self._base: dict[SSAValue, tuple[int, int] | None] = {}
 
     # ------------------------------------------------------------------ pointers
     def uniform_base(self, ptr: SSAValue, depth: int = 0) -> int | None:
@@ -125,25 +126,40 @@ class AddressAnalysis:
         self._access[ptr] = result
         return result
 
-    def _compute_access(self, ptr: SSAValue) -> Access | None:
+    def base_and_size(self, ptr: SSAValue) -> tuple[int, int] | None:
+        """The ``(base, size)`` that :meth:`access` gives ``ptr`` (None where it gives None
+        for want of them), without its offset: cheap, and two accesses with other bases or
+        sizes are never proven disjoint."""
+        if ptr in self._base:
+            return self._base[ptr]
         typ = ptr.type
         elem = typ.element_type if isinstance(typ, TensorType) else typ
-        if not isinstance(elem, PointerType):
+        found = None
+        if isinstance(elem, PointerType):
+            size = _byte_size(elem.pointee)
+            if size is not None:
+                op = _owner(ptr)
+                if op is not None and op.name == "tt.addptr" and len(op.operands) == 2:
+                    base = self.uniform_base(op.operands[0])
+                else:
+                    base = self.uniform_base(ptr)
+                if base is not None:
+                    found = (base, size)
+        self._base[ptr] = found
+        return found
+
+    def _compute_access(self, ptr: SSAValue) -> Access | None:
+        found = self.base_and_size(ptr)
+        if found is None:
             return None
-        size = _byte_size(elem.pointee)
-        if size is None:
-            return None
+        base, size = found
         op = _owner(ptr)
         if op is not None and op.name == "tt.addptr" and len(op.operands) == 2:
-            base = self.uniform_base(op.operands[0])
-            if base is None:
-                return None
             offset = self.linear(op.operands[1])
             if offset is None:
                 return None
             return Access(base, offset, size)
-        base = self.uniform_base(ptr)
-        return None if base is None else Access(base, None, size)
+        return Access(base, None, size)
 
     # ------------------------------------------------------------------ offsets
     def linear(self, value: SSAValue) -> Linear | None:
@@ -240,6 +256,9 @@ class AddressAnalysis:
     # ------------------------------------------------------------------ the question
     def disjoint(self, p: SSAValue, q: SSAValue) -> bool:
         """Proven: no byte is touched by both an access through ``p`` and one through ``q``."""
+        base_p = self.base_and_size(p)
+        if base_p is None or base_p != self.base_and_size(q):
+            return False  # (what `disjoint` says of such accesses, without their offsets)
         a, b = self.access(p), self.access(q)
         return a is not None and b is not None and disjoint(a, b)
 

@@ -240,9 +240,9 @@ class ValueNumbering:
         a = self._attr
         return (
             op.name,
-            tuple((k, a(v)) for k, v in normalized_properties(op)),
-            tuple((k, a(v)) for k, v in sorted(op.attributes.items())),
-            tuple(a(t) for t in op.result_types),
+            tuple((k, a(v)) for k, v in normalized_properties(op)) if op.properties else (),
+            tuple((k, a(v)) for k, v in sorted(op.attributes.items())) if op.attributes else (),
+            tuple(a(r.type) for r in op.results),
             tuple(operands),
             index,
         )

@@ -129,9 +129,16 @@ class FunctionWalkPass(ModulePass):
     """A pass that walks each function's blocks in order with a table of what is available
     (``_block(block, table) -> rewrites``), counting rewrites per function."""
 
+    NEEDS_TWO: ClassVar[tuple[type, ...]] = ()
+    """Op classes of which a function must hold two (in all) for the pass to rewrite
+    anything in it (each rewrite merges one such op into another): a function with fewer is
+    skipped without a walk of its blocks.  Empty: none skipped."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         stats = PassStats(self.name)
         for func in functions(op):
+            if self.NEEDS_TWO and not holds_two(func, self.NEEDS_TWO):
+                continue
             self.begin_function(func)
             removed = sum(self._block(block, {}) for region in func.regions for block in region.blocks)
             if removed:
@@ -149,6 +156,25 @@ def functions(module: ModuleOp):
     for op in module.body.block.ops:
         if isinstance(op, FuncOp):
             yield op
+
+
+def holds_two(op: Operation, classes: tuple[type, ...]) -> bool:
+    """Are there two ops of ``classes`` (in all) inside ``op``?"""
+    found = False
+    todo = [op]
+    while todo:  # (a loop over the blocks' op lists: cheaper than xDSL's nested walk)
+        for region in todo.pop().regions:
+            for block in region.blocks:
+                op_ = block.first_op
+                while op_ is not None:
+                    if isinstance(op_, classes):
+                        if found:
+                            return True
+                        found = True
+                    if op_.regions:
+                        todo.append(op_)
+                    op_ = op_.next_op
+    return False
 
 
 def enclosing_function_name(op: Operation) -> str:

@@ -118,7 +118,16 @@ from ..dialects.base import int_attr
 from ..dialects.scf import ConditionOp, ForOp, IfOp, WhileOp, YieldOp
 from ..dialects.tt import LoadOp, MapElementwiseOp, ReduceOp, ScanOp, StoreOp
 from ..xdsl_compat import set_value_name
-from .base import FunctionWalkPass, PassStats, erase_op, forget_names, functions, record_stats, replace_value
+from .base import (
+    FunctionWalkPass,
+    PassStats,
+    erase_op,
+    forget_names,
+    functions,
+    holds_two,
+    record_stats,
+    replace_value,
+)
 
 CACHE_NONE = 1
 CACHE_CV = 7
@@ -318,9 +327,13 @@ class RedundantLoad(FunctionWalkPass):
     disjoint_stores: bool = True
     joins: bool = True
 
+    NEEDS_TWO: ClassVar[tuple[type, ...]] = (LoadOp,)  # (a load is replaced by another's value)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         stats = LoadStats(self.name)
         for func in functions(op):
+            if not holds_two(func, self.NEEDS_TWO):
+                continue
             self.begin_function(func)
             removed = sum(self._block(block, {}) for region in func.regions for block in region.blocks)
             if removed:

@@ -328,6 +328,8 @@ class RedundantReduce(FunctionWalkPass):
     name: ClassVar[str] = "redundant-reduce"
     summary: ClassVar[str] = "replace a tt.reduce/tt.scan by an earlier one with the same operands, axis and an equivalent combiner"
 
+    NEEDS_TWO: ClassVar[tuple[type, ...]] = _REDUCTIONS  # (one merged into the other)
+
     def begin_function(self, func) -> None:
         self.set_state(numbering=ValueNumbering())
 
