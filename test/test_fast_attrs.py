@@ -224,7 +224,11 @@ def test_unchecked_splats_equal_the_checked_ones(monkeypatch):
     ("256", "tensor<4xi8>", "error"),  # out of range: an input error, not an internal one
     ("-129", "tensor<4xi8>", "error"),
     ("255", "tensor<4xi8>", 0xFF),  # (xDSL and MLIR take an i8's unsigned spelling)
-    ("1", "tensor<4xi128>", "internal"),  # (xDSL cannot pack i128: ttopt's limit, said so)
+    ("1", "tensor<4xi128>", "error"),  # (xDSL cannot pack i128: ttopt's limit, an input error)
+    ("0", "tensor<4xf32>", "error"),  # (no float literal: MLIR refuses it; test_literals.py)
+    ("-0x1", "tensor<4xf32>", "error"),
+    ("true", "tensor<4xf32>", "error"),
+    ("0x3F800000", "tensor<4xf32>", 0x3F800000),
 ])
 def test_dense_splats_fast_and_full_agree(literal, typ, outcome, monkeypatch):
     """The fast path takes a splat only as the full parser would, and both say what MLIR

@@ -310,7 +310,9 @@ def try_fast_op(parser, start: int):
         mm = _CONSTANT.fullmatch(tail)
         if not mm:
             return None
-        lit, t = mm.group(1), _SCALARS[mm.group(2)]
+        lit, t = mm.group(1), _SCALARS.get(mm.group(2))
+        if t is None:  # (i128 and other widths: the full parser)
+            return None
         if lit in ("true", "false"):
             if t != IntegerType(1):
                 return None

@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    FloatAttr,
     ArrayAttr,
     NoneAttr,
     FileLineColLoc,
@@ -725,6 +726,26 @@ class TritonParser(ParserBase):
         self._encodings[m.group(5)] = encoding
         return True
 
+    # --- a number whose type is a float type, as MLIR reads it: a decimal integer is no
+    #     float (`0 : f32`), a hexadecimal one is its bits and has no sign (`-0x1 : f32`)
+    def parse_optional_builtin_int_or_float_attr(self):  # type: ignore[override]
+        m = _INT_LITERAL.match(self.source, self.current_token.span.start)
+        attr = super().parse_optional_builtin_int_or_float_attr()
+        if m is not None and isinstance(attr, FloatAttr):
+            self._float_from_integer(m.group(1) is not None, m.group(2), m.start(2))
+        return attr
+
+    def _float_from_integer(self, negative: bool, literal: str, at: int) -> None:
+        """MLIR's error for the integer literal ``literal`` (at ``at``, after its sign) read
+        as a float: a decimal one is refused, a hexadecimal one (its bits) may not be
+        negative."""
+        if literal[:2] not in ("0x", "0X"):
+            self.raise_error("unexpected decimal integer literal for a floating point value",
+                             at, at + len(literal))
+        if negative:
+            self.raise_error("hexadecimal float literal should not have a leading minus",
+                             at, at + len(literal))
+
     # --- the type after `dense<...> :` (xDSL rebuilds an IRDL constraint on every call)
     def parse_dense_literal_type(self):  # type: ignore[override]
         pos = self.pos
@@ -738,6 +759,17 @@ class TritonParser(ParserBase):
     # --- dense literals: hex floats as bits, splats by repetition
     def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[override]
         lt = self.current_token.span.start
+        try:
+            return self._parse_dense(lt, type)
+        except NotImplementedError as e:
+            if "Format not implemented" not in str(e):
+                raise
+            # (xDSL stores dense elements packed by `struct`: no integers past 64 bits)
+            self.raise_error(
+                f"dense constants of {str(e).split()[-1]} (an integer wider than 64 bits) are "
+                "not supported by ttopt: xDSL cannot store them (Triton reads them)", lt, self.pos)
+
+    def _parse_dense(self, lt: int, type):
         self.parse_punctuation("<", " in dense attribute")
         if self.current_token.kind in (MLIRTokenKind.STRING_LIT, MLIRTokenKind.GREATER):
             self.resume_from(lt)
@@ -757,6 +789,13 @@ class TritonParser(ParserBase):
         chunks = []
         for v in values:
             text = v.span.text.lstrip("-")
+            if isinstance(elem, AnyFloat):
+                lit = _LITERAL_IN.search(v.span.text)
+                at = v.span.start + (lit.start() if lit else 0)
+                if text in ("true", "false"):
+                    self.raise_error("expected floating point literal", at, at + len(text))
+                if lit is not None and _INT_LITERAL_TEXT.fullmatch(lit.group()):
+                    self._float_from_integer(v.span.text.startswith("-"), lit.group(), at)
             if isinstance(elem, AnyFloat) and text[:2] in ("0x", "0X"):
                 bits = int(text, 16)
                 if bits >= 1 << (8 * size):
@@ -808,6 +847,10 @@ class TritonParser(ParserBase):
             )
         try:
             raw = _pack_elements(type.element_type, tokens)
+        except _ElementError as e:  # (at the element, as MLIR says it)
+            at = m.start() + next(itertools.islice(_DENSE_ELEMENT.finditer(body), e.index, None)).start()
+            at += len(tokens[e.index]) - len(tokens[e.index].lstrip("-"))
+            self.raise_error(e.message, at, at + len(tokens[e.index].lstrip("-")))
         except ValueError as e:
             self.raise_error(f"{e} in dense literal", lt, m.end() + 1)
         return DenseIntOrFPElementsAttr(type, BytesAttr(raw))
@@ -817,6 +860,10 @@ _DENSE_LIST = re.compile(r"[ \t\n]*\[[\[\] \t\n,0-9A-Za-z.+-]*")
 _DENSE_ELEMENT = re.compile(r"[^\s,\[\]]+")
 _DENSE_SKELETON = re.compile(r"[^\[\],]+")
 _FLOAT_TEXT = re.compile(r"-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")
+_MLIR_FLOAT_TEXT = re.compile(r"-?[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?")  # (MLIR's: with its point)
+_INT_LITERAL_TEXT = re.compile(r"0[xX][0-9A-Fa-f]+|[0-9]+")  # (MLIR's integer token)
+_INT_LITERAL = re.compile(r"(-[ \t\n]*)?(0[xX][0-9A-Fa-f]+|[0-9]+)(?![0-9A-Za-z_.$])")
+_LITERAL_IN = re.compile(r"0[xX][0-9A-Fa-f]+|[0-9][0-9.eE+-]*|true|false")
 _HEX_TEXT = re.compile(r"0x[0-9A-Fa-f]+")
 _INT_TEXT = re.compile(r"-?(?:[0-9]+|0x[0-9A-Fa-f]+)")
 
@@ -829,16 +876,43 @@ def _skeleton(shape: list[int]) -> str:
     return inner
 
 
+class _ElementError(ValueError):
+    """MLIR's error for element ``index`` of a dense literal (reported at that element)."""
+
+    def __init__(self, message: str, index: int):
+        super().__init__(message)
+        self.message, self.index = message, index
+
+
+def _float_element_error(tokens: list[str]) -> _ElementError | None:
+    """What MLIR says of the first element of ``tokens`` that is no float literal: a decimal
+    integer, a negative hexadecimal one, ``true``/``false``; None if there is none."""
+    for i, t in enumerate(tokens):
+        body = t.lstrip("-")
+        if body in ("true", "false"):
+            return _ElementError("expected floating point literal", i)
+        if _INT_LITERAL_TEXT.fullmatch(body):
+            if body[:2] not in ("0x", "0X"):
+                return _ElementError("unexpected decimal integer literal for a floating point value", i)
+            if t.startswith("-"):
+                return _ElementError("hexadecimal float literal should not have a leading minus", i)
+    return None
+
+
 def _pack_elements(elem, tokens: list[str]) -> bytes:
     """Little-endian element bytes for ``tokens`` (MLIR literal texts), as xDSL stores them;
-    hexadecimal floats are bit patterns.  ValueError for a literal the type cannot hold."""
+    hexadecimal floats are bit patterns.  ValueError for a literal the type cannot hold
+    (:class:`_ElementError` where MLIR names the element)."""
     size = elem.compile_time_size
     if isinstance(elem, AnyFloat):
-        if all(_FLOAT_TEXT.fullmatch(t) for t in tokens):
+        if all(_MLIR_FLOAT_TEXT.fullmatch(t) for t in tokens):
             try:
                 return elem.pack([float(t) for t in tokens])
             except (OverflowError, struct.error) as e:
                 raise ValueError(f"float literal out of range for {elem}") from e
+        error = _float_element_error(tokens)
+        if error is not None:
+            raise error
         chunks = []
         for t in tokens:
             if _HEX_TEXT.fullmatch(t):
@@ -846,7 +920,7 @@ def _pack_elements(elem, tokens: list[str]) -> bytes:
                 if bits >= 1 << (8 * size):
                     raise ValueError("hexadecimal float literal too large")
                 chunks.append(bits.to_bytes(size, "little"))
-            elif _FLOAT_TEXT.fullmatch(t):
+            elif _MLIR_FLOAT_TEXT.fullmatch(t):
                 try:
                     chunks.append(elem.pack([float(t)]))
                 except (OverflowError, struct.error) as e:
