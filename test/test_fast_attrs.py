@@ -9,7 +9,8 @@ no parameter constraints, no ``verify``.  That is right only where the text's sh
 guarantees what the checks ask.  Here every module is read twice, once with the fast types
 off (every type, inline location and dictionary through xDSL's parser), and every type,
 location, property and attribute (of ops and of block arguments) of the two must be equal; and each unchecked attribute,
-rebuilt with xDSL's checks (``cls.new``), must pass them and come out equal.  The ops the
+rebuilt with xDSL's checks (``cls.new``), must pass them and come out equal.  Block argument lists read without
+tokenizing (``FAST_BLOCK_ARGS``) must give the same arguments: types, locations, names.  The ops the
 fast path makes without xDSL's constructor (``xdsl_compat.fast_create``) must equal what
 ``create`` makes: class, instance fields, operand definitions and every value's use list in
 order.
@@ -40,6 +41,7 @@ def _attrs_of(module):
             for block in region.blocks:
                 out += [(f"{op.name} block arg", a.type) for a in block.args]
                 out += [(f"{op.name} block arg loc", a.location) for a in block.args]
+                out += [(f"{op.name} block arg name", a.name_hint) for a in block.args]
     return out
 
 
@@ -76,6 +78,7 @@ def _compare(path: pathlib.Path, monkeypatch) -> int:
     monkeypatch.setattr(reader, "FAST_TYPES", False)
     monkeypatch.setattr(reader, "FAST_LOCATIONS", False)
     monkeypatch.setattr(reader, "FAST_DICTS", False)
+    monkeypatch.setattr(reader, "FAST_BLOCK_ARGS", False)
     monkeypatch.setattr(fast_ops, "FAST_CREATE", False)
     monkeypatch.setattr(fast_ops, "SPLAT_UNCHECKED", False)
     reader.clear_shared_types()
@@ -84,6 +87,7 @@ def _compare(path: pathlib.Path, monkeypatch) -> int:
     monkeypatch.setattr(reader, "FAST_TYPES", True)
     monkeypatch.setattr(reader, "FAST_LOCATIONS", True)
     monkeypatch.setattr(reader, "FAST_DICTS", True)
+    monkeypatch.setattr(reader, "FAST_BLOCK_ARGS", True)
     monkeypatch.setattr(fast_ops, "FAST_CREATE", True)
     monkeypatch.setattr(fast_ops, "SPLAT_UNCHECKED", True)
     reader.clear_shared_types()
@@ -258,3 +262,51 @@ def test_dense_splats_fast_and_full_agree(literal, typ, outcome, monkeypatch):
         size = len(data) // 4
         results.append(int.from_bytes(data[:size], "little"))
     assert results == [outcome, outcome]
+
+
+_REDUCE = """#loc = loc("k.py":1:0)
+#loc1 = loc("k.py":2:5)
+module {
+  tt.func public @k(%x: tensor<4xf32> loc("x"(#loc))) {
+    %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(ARGS):
+      %s = arith.addf %a, %b : f32 loc(#loc1)
+      tt.reduce.return %s : f32 loc(#loc1)
+    }) : (tensor<4xf32>) -> f32 loc(#loc1)
+    tt.return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+"""
+
+
+@pytest.mark.parametrize("args", [
+    "%a: f32 loc(callsite(#loc at #loc1)), %b: f32 loc(callsite(#loc at #loc1))",
+    "%a: f32, %b: f32",  # (no location: MLIR's file:line:col of the name)
+    '%a: f32 loc("n"(#loc1)), %b: f32',
+    "%a: f32 loc(#loc1), %b: f32 loc(#loc)",
+    "%a : f32, %b: f32",  # (other spacing: xDSL's parser)
+    "%a: f32 loc(unknown), %b: f32 loc(fused[#loc, #loc1])",
+    "%a: f32, %a: f32",  # redefined: the same error both ways
+    "%a: f32, %b: f64",  # mistyped: the verifier's error both ways
+    "%a: f32 loc(#nowhere), %b: f32",  # an undefined alias: the same error
+    "%a: f32 loc(callsite(#loc at #loc1)), %b: f32 loc(callsite(#loc at #loc1)) loc(#loc)",
+])
+def test_fast_block_arguments_equal_xdsls(args, monkeypatch):
+    from ttopt import TTOptError
+
+    text = _REDUCE.replace("ARGS", args)
+    got = []
+    for fast in (True, False):
+        monkeypatch.setattr(reader, "FAST_BLOCK_ARGS", fast)
+        reader.clear_shared_types()
+        try:
+            module = reader.read_module(text, "k.ttir")
+        except TTOptError as e:
+            got.append(("error", str(e)))
+            continue
+        from ttopt.ir.writer import write_module
+
+        got.append((_attrs_of(module), write_module(module)))
+    assert got[0] == got[1]
+    if got[0][0] != "error":
+        assert got[0][1] == text  # (written back as it was read)

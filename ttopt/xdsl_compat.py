@@ -166,6 +166,13 @@ class ParserBase(Parser):
     def _parse_block(self):  # type: ignore[override]
         return self.parse_block()
 
+    def _parse_optional_block_arg_list(self, block):  # type: ignore[override]
+        return self.parse_block_arguments(block)
+
+    def parse_block_arguments(self, block):
+        """A block label's ``(%a: T loc(..), ...)``, if there is one, added to ``block``."""
+        return Parser._parse_optional_block_arg_list(self, block)
+
     def _parse_block_body(self, block):  # type: ignore[override]
         return self.parse_block_body(block)
 

@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import make_context, versions
@@ -165,6 +166,9 @@ _PLAIN_STR = r'"[^"\\\n]*"'
 _PROPS_TEXT = re.compile(r'<\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}>')
 _DICT_TEXT = re.compile(r'\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}')
 _RESULT_LIST = re.compile(r"%[^=\n]*=[ \t]*")
+# `%name: type` of a block argument (a scalar type's name, or where another type starts)
+_BLOCK_ARG = re.compile(r"(%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)): ([A-Za-z_][\w.]*(?=[ ,)])|(?=[!t]))")
+FAST_BLOCK_ARGS = True  # (off: every block argument list through xDSL's parser)
 _VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
 
 
@@ -205,7 +209,7 @@ class TritonParser(ParserBase):
         self.depth = 0  # regions open around the current op
 
     # --- SSA names kept exactly (xDSL strips a `_N` suffix from name hints)
-    def define_values(self, name, values, span):  # type: ignore[override]
+    def define_values(self, name, values, span, located: bool | None = None):  # type: ignore[override]
         if name in self.ssa_values or name in self.forward_ssa_references:
             refs = self.forward_ssa_references.get(name)
             if refs and self.facts is not None:  # a use before its definition: a
@@ -221,9 +225,10 @@ class TritonParser(ParserBase):
         for v in values:  # the exact name, numeric ones too (the writer keeps them)
             set_value_name(v, name)
             names[v] = name
-        if isinstance(values[0], BlockArgument) and not (
-            self._after_loc > span.start and self._after_loc == self.current_token.span.start
-        ):  # an argument written without `loc(...)`: MLIR locates it at its name (a
+        if located is None:  # (its `loc(...)` was the last thing read)
+            located = self._after_loc > span.start and self._after_loc == self.current_token.span.start
+        if isinstance(values[0], BlockArgument) and not located:
+            # an argument written without `loc(...)`: MLIR locates it at its name (a
             # function's argument gets its own `loc(...)` after this, if it has one)
             values[0].location = self._implicit_loc(span.start)
 
@@ -240,12 +245,7 @@ class TritonParser(ParserBase):
         if tok.kind == MLIRTokenKind.BARE_IDENT and tok.text == "loc":
             m = _LOC_TEXT.match(self.source, tok.span.start)
             if m is not None:
-                cached = self._loc_cache.get(m.group())
-                if cached is None and FAST_LOCATIONS:
-                    cached = self._fast_location(m.group()[4:-1], tok.span.start)
-                    if cached is not None:
-                        self._loc_cache[m.group()] = cached
-                        self.marks.loc_texts.setdefault(id(cached), (cached, m.group()))
+                cached = self._known_location(m.group(), tok.span.start)
                 if cached is not None:
                     self.resume_from(m.end())
                     self._after_loc = self.current_token.span.start
@@ -258,6 +258,17 @@ class TritonParser(ParserBase):
                 # the writer prints it as it was written (not as an alias of equal value)
                 self.marks.loc_texts.setdefault(id(loc), (loc, m.group()))
         return loc
+
+    def _known_location(self, text: str, at: int):
+        """The location written ``text`` (``loc(...)``, at ``at``): read before, or built by
+        the fast path (then remembered); None to let xDSL's parser read it."""
+        cached = self._loc_cache.get(text)
+        if cached is None and FAST_LOCATIONS:
+            cached = self._fast_location(text[4:-1], at)
+            if cached is not None:
+                self._loc_cache[text] = cached
+                self.marks.loc_texts.setdefault(id(cached), (cached, text))
+        return cached
 
     def _fast_location(self, body: str, at: int):
         """The location ``loc(body)`` at offset ``at`` in one of the forms nearly every one
@@ -477,6 +488,62 @@ class TritonParser(ParserBase):
         if region is not None:
             self.marks.regions[region] = (tok.span.start, self.lexer.closing_brace_before(self.current_token))
         return region
+
+    def parse_block_arguments(self, block):  # type: ignore[override]
+        """A block label's arguments; the common shape (``(%a: f32 loc(...), %b: f32
+        loc(...))``, every type and location already read once in this module) without
+        tokenizing, else xDSL's parser."""
+        tok = self.current_token
+        if FAST_BLOCK_ARGS and tok.kind == MLIRTokenKind.L_PAREN:
+            found = self._fast_block_args(tok.span.start)
+            if found is not None:
+                args, end = found
+                source = self.lexer.input
+                for name_at, name, typ, loc in args:
+                    arg = block.insert_arg(typ, len(block.args), loc)
+                    self.define_values(name, (arg,), Span(name_at, name_at + len(name) + 1, source),
+                                       located=loc is not None)
+                self.resume_from(end)
+                return block
+        return super().parse_block_arguments(block)
+
+    def _fast_block_args(self, start: int):
+        """``([(offset, name, type, location or None)...], end)`` for the argument list at
+        ``start`` (its ``(``) if every argument is ``%name: T`` with a scalar type or one of
+        this module's cached types, then ``loc(...)`` of a text already read (or none); None
+        for anything else (nothing consumed)."""
+        text = self.source
+        pos = start + 1
+        args = []
+        if text.startswith(")", pos):
+            return args, pos + 1
+        while True:
+            m = _BLOCK_ARG.match(text, pos)
+            if m is None:
+                return None
+            name, type_text = m.group(1), m.group(2)
+            typ = SCALAR_TYPES.get(type_text)
+            pos = m.end()
+            if typ is None:
+                if not text.startswith(("tensor<", "!"), m.start(2)):
+                    return None
+                end = _balanced_end(text, m.start(2))
+                if end is None or (typ := self._known_type(text[m.start(2):end])) is None:
+                    return None
+                pos = end
+            loc = None
+            if text.startswith(" loc(", pos):
+                lm = _LOC_TEXT.match(text, pos + 1)
+                if lm is None or (loc := self._known_location(lm.group(), pos + 1)) is None:
+                    return None
+                pos = lm.end()
+            args.append((m.start(1), name[1:], typ, loc))
+            if text.startswith(", ", pos):
+                pos += 2
+            elif text.startswith(")", pos):
+                return args, pos + 1
+            else:
+                return None
 
     def parse_block(self):  # type: ignore[override]
         start = self.current_token.span.start
