@@ -22,10 +22,11 @@ import fuzzing
 # Ratchets, per source set (test/fixtures, or ../shared/corpus when there are no fixtures or
 # TTOPT_FUZZ_SOURCES=corpus): the variants differ, so do the counts.
 #
-# Inputs that ttopt accepts (exit 0) but Triton 3.6 rejects: since the verifier
-# (ttopt/ir/verify.py), only what it leaves out (layouts are kept as opaque text: a misspelled
-# layout key; a NUL inside a dialect type).  Lower it when the count goes down.
-ACCEPTED_BUT_TRITON_REJECTS_MAX = {"fixtures": 3, "corpus": 1}
+# Inputs that ttopt accepts (exit 0) but Triton 3.6 rejects: none since layouts are checked
+# as each release checks them (ttopt/dialects/layouts.py: a misspelled key of a layout, a
+# module without "ttg.num-warps" for its layouts, a NUL between a dialect type's name and its
+# '<'); it was 3 (fixtures) and 1 (corpus) before.  Keep it at 0.
+ACCEPTED_BUT_TRITON_REJECTS_MAX = {"fixtures": 0, "corpus": 0}
 
 # Inputs that Triton accepts but ttopt rejects (NUL bytes excluded, see the test): none since
 # layout bodies are compared as MLIR compares them, whitespace between tokens aside

@@ -56,7 +56,8 @@ from .tt import PTR, DotLikeOp, MemSemantic, MemSyncScope
 from .tt_attrs import MEM_SEMANTIC, MEM_SYNC_SCOPE, SCALE_DOT_ELEM_TYPE
 from .tt_attrs import PointerType
 from .ttg import I1, I32, MEMDESC, MemDescType
-from .tt_attrs import i1_like, loaded_type, opaque_attr
+from .layouts import layout_attr
+from .tt_attrs import i1_like, loaded_type
 
 # ------------------------------------------------------------------ Triton 2.1: tensor compares
 
@@ -783,9 +784,11 @@ class ApproxDivfOp(BinaryOp):
 
 
 LEGACY_LAYOUT_NAMES = ("mma", "shared", "mfma", "wmma")
-LegacyLayouts = [opaque_attr("ttg." + n) for n in LEGACY_LAYOUT_NAMES]
+LegacyLayouts = [layout_attr("ttg." + n) for n in LEGACY_LAYOUT_NAMES]
 """``#triton_gpu.mma`` (2.x; ``nvidia_mma`` from 3.0), ``#triton_gpu.shared`` (before 3.3
-split it into ``swizzled_shared`` / ``nvmma_shared``), AMD's ``mfma``/``wmma`` (2.x)."""
+split it into ``swizzled_shared`` / ``nvmma_shared``), AMD's ``mfma``/``wmma`` (which no
+upstream release registers: reading one is Triton's "unknown attribute" error,
+:data:`ttopt.dialects.layouts.KIND_RELEASES`)."""
 
 # (class, first release, last release)
 LEGACY: tuple[tuple[type, tuple[int, int], tuple[int, int]], ...] = (
@@ -822,7 +825,9 @@ LEGACY: tuple[tuple[type, tuple[int, int], tuple[int, int]], ...] = (
     (Select2Op, (2, 1), (2, 1)),
     (GridDependencyWaitOp, (3, 9), (3, 9)),
     (ApproxDivfOp, (3, 9), (3, 9)),
-    *((cls, (2, 1), (3, 2)) for cls in LegacyLayouts),
+    # (registered for every release: one a release does not have is Triton's "unknown
+    # attribute" error, in LayoutAttr, not xDSL's)
+    *((cls, (2, 1), (3, 9)) for cls in LegacyLayouts),
 )
 
 __all__ = ["LEGACY", "LEGACY_LAYOUT_NAMES"]

@@ -14,6 +14,8 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import IntAttr, StringAttr, TensorType, i1
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
@@ -67,12 +69,16 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
+        lt = peek_token(parser).span.start
+        if getattr(parser, "nul_offsets", None):  # (a NUL byte inside: MLIR's scanner stops)
+            check_body(parser, lt)
         parser.parse_punctuation("<")
         pointee = parser.parse_type()
         space = 1
         if parser.parse_optional_punctuation(",") is not None:
             space = parser.parse_integer()
         parser.parse_punctuation(">")
+        check_body_follows_name(parser, lt)
         return (pointee, IntAttr(space))
 
 
@@ -103,6 +109,7 @@ class CachePolicyAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
         values = {}
+        lt = peek_token(parser).span.start
         parser.parse_punctuation("<")
         for key, table in (("cache_modifier", CACHE_MODIFIER), ("eviction_policy", EVICTION_POLICY)):
             if values:
@@ -117,6 +124,7 @@ class CachePolicyAttr(ParametrizedAttribute):
                 parser.raise_error(f"expected one of {', '.join(table)}", pos, parser.pos)
             values[key] = IntAttr(table[word])
         parser.parse_punctuation(">")
+        check_body_follows_name(parser, lt)
         return (values["cache_modifier"], values["eviction_policy"])
 
 
@@ -140,9 +148,139 @@ class OpaqueBodyAttr(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser):
         # xDSL's own scanner of a dialect attribute's `<...>` body (any xDSL parser,
         # xdsl-opt's too)
-        if peek_token(parser).text == "<":
-            return (StringAttr(body_key("<" + dialect_symbol_body(parser) + ">")),)
+        tok = peek_token(parser)
+        if tok.text == "<":
+            body = body_key("<" + scanned_body(parser, tok.span.start) + ">")
+            check_body_follows_name(parser, tok.span.start)
+            return (StringAttr(body),)
         return (StringAttr(""),)
+
+
+def scan_body(text: str, lt: int, nuls: Sequence[int] = ()) -> int | None:
+    """MLIR's ``parseDialectSymbolBody``: the end (after its ``>``) of the ``<...>`` body
+    opening at ``lt``; None where it does not end as MLIR sees it: then
+    :class:`UnbalancedBody` says what MLIR does.  ``nuls``: the sorted offsets of NUL bytes
+    of the input that the reader has blanked (MLIR's scanner stops at one: the body is then
+    unbalanced)."""
+    stack: list[str] = []
+    i, n = lt, len(text)
+    last_string = None  # (MLIR lexes a string as a token: its error is reported there)
+    k = bisect_left(nuls, lt) if nuls else 0
+    nul = nuls[k] if k < len(nuls) else -1
+    skip = _PLAIN.match
+    while i < n:
+        if i == nul:
+            break
+        c = text[i]
+        i += 1
+        if c not in _SPECIAL:  # (the characters between brackets, at once)
+            i = skip(text, i).end()
+            if nul != -1 and i > nul:
+                i = nul
+            continue
+        if c in "<[({":
+            stack.append(c)
+        elif c == "-" and i < n and text[i] == ">":
+            i += 1
+        elif c in _CLOSERS:
+            if not stack or stack[-1] != _CLOSERS[c]:
+                raise UnbalancedBody(stack[-1] if stack else c, last_string)
+            stack.pop()
+            if not stack:
+                return i
+        elif c == '"':
+            j = i
+            while j < n and text[j] not in '"\n' and j != nul:
+                j += 2 if text[j] == "\\" else 1
+            if j >= n or text[j] != '"':  # (MLIR's lexer: at the end of the line)
+                raise UnterminatedString(min(j, n - 1))
+            last_string = i - 1
+            i = j + 1
+        elif c == "\x00":  # (the end of the text, for MLIR's scanner)
+            break
+    if stack:
+        raise UnbalancedBody(stack[-1], last_string)
+    return None
+
+
+_CLOSERS = {">": "<", "]": "[", ")": "(", "}": "{"}
+_SPECIAL = frozenset('<>[](){}"-\x00')
+_PLAIN = re.compile('[^<>\\[\\](){}"\\-\x00]*')
+
+
+class UnterminatedString(Exception):
+    """MLIR's "expected '\"' in string literal" (at the end of the string's line)."""
+
+    message = "expected '\"' in string literal"
+
+    def __init__(self, at: int):
+        super().__init__(self.message)
+        self.at = at
+
+
+class UnbalancedBody(Exception):
+    """MLIR's "unbalanced '{' character in pretty dialect name" (reported at the ``<``)."""
+
+    def __init__(self, char: str, at: int | None = None):
+        super().__init__(f"unbalanced '{char}' character in pretty dialect name")
+        self.message = str(self)
+        self.at = at  # (where MLIR reports it: its last string token, else the `<`)
+
+
+def scanned_body(parser, lt: int) -> str:
+    """The body between the ``<`` at ``lt`` (the parser's token) and its ``>``, read by
+    xDSL's scanner after MLIR's has found no error in it (else MLIR's error, at the ``<``)."""
+    check_body(parser, lt)
+    return dialect_symbol_body(parser)
+
+
+def check_body(parser, lt: int) -> None:
+    """MLIR's error for the ``<...>`` body opening at ``lt``, if it has one (unbalanced, or
+    a NUL byte inside: the reader's ``parser.nul_offsets``, where it records them)."""
+    try:
+        scan_body(parser.lexer.input.content, lt, getattr(parser, "nul_offsets", None) or ())
+    except UnbalancedBody as e:
+        at = lt if e.at is None else e.at
+        parser.raise_error(e.message, at, at + 1)
+    except UnterminatedString as e:
+        parser.raise_error(e.message, e.at, e.at + 1)
+
+
+def blank_before_body(content: str, lt: int) -> bool:
+    """Whether the ``<`` at ``lt`` is a blank (or a NUL byte) away from the name before it.
+
+    MLIR reads a dialect attribute's or type's ``<...>`` body only when the ``<`` follows
+    its name immediately; otherwise the dialect's parser reads the body on from the input
+    anyway (so its errors come first), and then MLIR resumes *before* the ``<``, which
+    nothing can follow (``!tt.ptr <f32>``: "expected '->'", "expected ')'" ... by place)."""
+    if lt <= 0 or content[lt - 1] not in _BLANKS:
+        return False
+    i = lt - 1
+    while i >= 0 and content[i] in _BLANKS:
+        i -= 1
+    # (a name before the blank: a body a custom syntax reads alone, `-> <64x32xf16, ..>`
+    # of an elided `!ttg.memdesc`, has none)
+    return i >= 0 and (content[i].isalnum() or content[i] in "_$.")
+
+
+_BLANKS = frozenset(" \t\n\r\x00\x0b\x0c")
+
+
+def blank_body_error(content: str, lt: int) -> tuple[str, int, int]:
+    """The error (message, start, end) for a body ``<`` a blank away from its name."""
+    return (
+        "unexpected '<' after a blank: a dialect attribute's or type's '<...>' must follow "
+        "its name immediately (MLIR parses the body, then stops at this '<')",
+        lt,
+        lt + 1,
+    )
+
+
+def check_body_follows_name(parser, lt: int) -> None:
+    """Raise MLIR's error for a body ``<`` (at ``lt``) a blank away from its name."""
+    content = parser.lexer.input.content
+    if blank_before_body(content, lt):
+        parser.raise_error(*blank_body_error(content, lt))
 
 
 _SPELLING: dict[str, str] = {}
@@ -238,6 +376,8 @@ __all__ = [
     "PointerType",
     "CachePolicyAttr",
     "OpaqueBodyAttr",
+    "blank_before_body",
+    "check_body_follows_name",
     "opaque_attr",
     "TensorDescType",
     "i1_like",

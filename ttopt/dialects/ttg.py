@@ -69,16 +69,19 @@ from .syntax import (
 )
 from .traits import ReadWriteEffect
 from .tt import PTR
+from .layouts import layout_attr
 from .tt_attrs import i1_like, loaded_type, opaque_attr
 
 LAYOUTS = [
-    opaque_attr("ttg." + n)
+    layout_attr("ttg." + n)
     for n in [
         "blocked", "slice", "dot_op", "nvidia_mma", "amd_mfma", "amd_wmma", "linear",
         "swizzled_shared", "nvmma_shared", "padded_shared", "shared_linear",
-        "amd_rotating_shared", "shared_memory", "partitioned_shared",
+        "amd_rotating_shared", "shared_memory", "partitioned_shared", "generic_linear",
     ]
 ]
+"""The layouts, checked as each release checks them when they are read
+(:mod:`ttopt.dialects.layouts`); ``generic_linear`` is 3.8's."""
 MemDescType = opaque_attr("ttg.memdesc", is_type=True)
 AsyncTokenType = opaque_attr("ttg.async.token", is_type=True)
 ASYNC_TOKEN = AsyncTokenType.new((StringAttr(""),))
@@ -93,7 +96,7 @@ MEMDESC = TypeOfClass(
 """``TTG_MemDescType``."""
 
 TTNG_LAYOUTS = [
-    opaque_attr("ttng." + n)
+    layout_attr("ttng." + n)
     for n in ["tensor_memory", "tensor_memory_encoding", "tensor_memory_scales_encoding"]
 ]
 

@@ -26,6 +26,12 @@ custom form (whose operand/result/region *counts* their parser guarantees), and 
 define is not an error: MLIR ignores it, and ttopt does not model every property of Triton's
 ops).  Pass ``xdsl=True`` to also run xDSL's own ``verify()`` (the tests do: both must agree).
 
+* **layouts in their module** (Triton's ``verifyTensorLayouts``, 2.2+): each tensor operand
+  and result of a ``tt``/``ttg`` op has a layout of its rank, and of the module's threads per
+  warp, warps per CTA and CTAs per CGA (:class:`ttopt.dialects.layouts.ModuleLayouts`: one
+  dictionary lookup per operand and result, each type judged once).  The layouts themselves
+  are checked as they are read (:class:`ttopt.dialects.layouts.LayoutAttr`).
+
 Like MLIR, a dominance error is reported only when nothing else is wrong.  The error names the
 op as MLIR does (``'tt.load' op ...``) and points at the op's first character in the input.
 """
@@ -56,7 +62,9 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ..dialects import versions
 from ..dialects.base import OWN_VERIFY
+from ..dialects.layouts import ModuleLayouts, Reading, reading_span
 from ..xdsl_compat import operand_tuple
 from ..dialects.families import SameTypeOp
 from ..dialects.tt import segment_sizes
@@ -84,25 +92,32 @@ def verify_module(mod: TritonModule, xdsl: bool = False) -> None:
     ``verify()`` (slow; for tests).  A bug in a rule is a :class:`TTOptInternalError`.
 
     Every rule is checked, whatever happened to ``mod`` since it was read (a pass may have
-    changed it).  ``read_module`` verifies what it reads through :func:`verify_parsed`."""
-    _guarded(mod, lambda: _verify(mod, xdsl))
+    changed it), as Triton ``mod.triton_version`` checks it.  ``read_module`` verifies what
+    it reads through :func:`verify_parsed`."""
+    release = getattr(mod, "triton_version", None) or versions.current().release
+    _guarded(mod, lambda: _verify(mod, xdsl, release=release))
 
 
 def verify_parsed(mod: TritonModule, parsed: ParseFacts) -> None:
     """``verify_module`` for a module just read, with what the parser learnt on the way:
     the operands it saw before their definition (in Triton's single-block regions, exactly
-    the uses their definition does not dominate: no dominance walk needed)."""
-    _guarded(mod, lambda: _verify(mod, False, parsed))
+    the uses their definition does not dominate: no dominance walk needed).  It is called
+    while the text is read (the release read is ``versions.current()``)."""
+    release = versions.current().release
+    _guarded(mod, lambda: _verify(mod, False, parsed, release))
 
 
 class ParseFacts:
     """What the reader records for :func:`verify_parsed`: each operand (op, index) that
     named a value before its definition (the parser resolved it when the definition came)."""
 
-    __slots__ = ("forward_uses",)
+    __slots__ = ("forward_uses", "layouts")
 
     def __init__(self):
         self.forward_uses: list[tuple[Operation, int]] = []
+        # the layouts read (ttopt.dialects.layouts.Reading: their analyses, and the releases
+        # the text may come from), set by the first layout the parser reads
+        self.layouts: Reading | None = None
 
 
 def _guarded(mod: TritonModule, run: Callable[[], None]) -> None:
@@ -118,13 +133,31 @@ def _guarded(mod: TritonModule, run: Callable[[], None]) -> None:
         raise TTOptInternalError("verifying", e, mod.filename) from e
 
 
-def _verify(mod: TritonModule, xdsl: bool, parsed: ParseFacts | None = None) -> None:
-    walker = _Walker(mod.generic_ops, dominance=parsed is None)
+def _verify(mod: TritonModule, xdsl: bool, parsed: ParseFacts | None = None,
+            release: tuple[int, int] = versions.DEFAULT) -> None:
+    reading = parsed.layouts if parsed is not None else None
+    walker = _Walker(mod.generic_ops, dominance=parsed is None, layouts=_layouts(mod, release, reading))
     walker.run(mod.op)
     if parsed is not None and parsed.forward_uses:
         _report_forward_uses(mod, parsed.forward_uses)
     if xdsl:
         _run_xdsl_verify(mod.op)
+
+
+def _layouts(mod: TritonModule, release: tuple[int, int],
+             reading: Reading | None = None) -> ModuleLayouts | None:
+    """The layout checks of ``mod`` (None: none to do: Triton 2.1, or a TTIR text);
+    ``reading``: what the parser learnt of the layouts it read."""
+    if not ModuleLayouts.applies(release):
+        return None
+    source = mod.source
+    if source and "#ttg." not in source and "#triton_gpu." not in source:
+        return None  # (no layout anywhere: nothing to check)
+    if reading is None or reading.release != release:
+        # (outside a read, or no layout parsed: the releases the text's signs allow)
+        span_of = (lambda: reading_span(source, release)) if source else None
+        reading = Reading(release, mod.attr_aliases.get, span_of)
+    return ModuleLayouts(mod.op, reading)
 
 
 def _report_forward_uses(mod: TritonModule, uses: list[tuple[Operation, int]]) -> None:
@@ -190,7 +223,7 @@ class _Plan:
 
     __slots__ = (
         "steps", "op_def", "own", "terminator", "parents", "isolated", "no_terminator",
-        "symbol_table", "symbol", "simple",
+        "symbol_table", "symbol", "simple", "layouts",
     )
 
     def __init__(self, cls: type[Operation]):
@@ -204,6 +237,9 @@ class _Plan:
         self.symbol_table = cls.has_trait(SymbolTable)
         self.symbol = cls.has_trait(SymbolOpInterface)
         self.steps = _compile_steps(cls, self.op_def, self.own)
+        # Triton's VerifyTensorLayoutsTrait: every op of its `tt`, `ttg` and `ttng` dialects
+        name = getattr(cls, "name", "")
+        self.layouts = isinstance(name, str) and name.startswith(("tt.", "ttg.", "ttng."))
         # no parent constraint, not a terminator, no regions: only the steps to run
         self.simple = (
             self.parents is None
@@ -482,8 +518,10 @@ def _plan(cls: type[Operation]) -> _Plan:
 class _Walker:
     """One pass over the module: every op's checks, block structure, dominance."""
 
-    def __init__(self, generic_ops: set[Operation], dominance: bool = True):
+    def __init__(self, generic_ops: set[Operation], dominance: bool = True,
+                 layouts: ModuleLayouts | None = None):
         self.generic = {id(op) for op in generic_ops}
+        self.layouts = layouts
         self.check_dominance = dominance  # False: the parser's forward references tell
         self.defined: dict[int, int] = {}  # id(value) -> serial of the block defining it
         self.active: set[int] = set()  # blocks whose values are visible here
@@ -559,9 +597,11 @@ class _Walker:
         if plan.isolated:  # nothing defined outside is visible inside
             saved, self.active = self.active, set()
         needs_terminator = not plan.no_terminator
-        for region in op.regions:
+        layouts = self.layouts
+        for index, region in enumerate(op.regions):
             blocks = region.blocks
             single = len(blocks) == 1
+            context = layouts.enter(op, index) if layouts is not None else None
             for block in blocks:
                 self.block(block, op, plan.symbol_table)
                 if needs_terminator or not single:
@@ -574,6 +614,8 @@ class _Walker:
                         raise VerificationFailure(
                             last, f"block with no terminator, has '{last.name}'"
                         )
+            if context is not None:
+                layouts.leave(context)
         if saved is not None:
             self.active = saved
 
@@ -591,6 +633,8 @@ class _Walker:
         active.add(serial)
         symbols: set[str] | None = set() if symbol_table else None
         dominance = self.check_dominance
+        layouts = self.layouts
+        verdicts = layouts.verdicts if layouts is not None else None
         op = block.first_op
         while op is not None:
             if dominance:
@@ -605,10 +649,22 @@ class _Walker:
                         step(op)
                 except VerifyException as e:
                     _fail(op, str(e))
+                nested = False
             else:
                 self.checks(op, plan, parent)
-                if op.regions:
-                    self.regions(op, plan)
+                nested = True
+            if verdicts is not None and plan.layouts:  # (a lookup per operand and result)
+                for v in operand_tuple(op):
+                    if verdicts.get(id(v.type)) is not True:
+                        self.tensor_layouts(op)
+                        break
+                else:
+                    for v in op.results:
+                        if verdicts.get(id(v.type)) is not True:
+                            self.tensor_layouts(op)
+                            break
+            if nested and op.regions:
+                self.regions(op, plan)
             if dominance:
                 for r in op.results:
                     defined[id(r)] = serial
@@ -621,6 +677,13 @@ class _Walker:
                     symbols.add(name)
             op = op.next_op
         active.discard(serial)
+
+    def tensor_layouts(self, op: Operation) -> None:
+        """Triton's ``verifyTensorLayouts`` on ``op``, one of whose operands or results has
+        a type not judged yet in this warp context (:class:`ModuleLayouts`)."""
+        message = self.layouts.judge(op, operand_tuple(op), op.results)
+        if message is not None:
+            raise VerificationFailure(op, message)
 
     def not_dominated(self, op: Operation, value) -> None:
         if _defined_in_multi_block_ancestor(value, op):
