@@ -325,6 +325,36 @@ def test_nul_between_tokens_is_whitespace(tmp_path):
     assert b"tt.return" in out and b"\x00" not in out
 
 
+SPLAT = """module {
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    %t = tt.splat %p : !tt.ptr<f32> -> tensor<512xSHAPE
+    %v = tt.load %t : tensor<512x!tt.ptr<f32>>
+    tt.store %t, %v : tensor<512x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("rest", [" !tt.ptr<f32>>", "\x00!tt.ptr<f32>>", "\n      !tt.ptr<f32>>",
+                                  " \x00 !tt.ptr<f32>\n>"])
+def test_blanks_inside_a_tensor_type(tmp_path, rest):
+    # MLIR reads a blank, a NUL or a newline after a shape's `x` (and between any two tokens
+    # of a type); ttopt used to lose the `x` there ("Expected 'x' in shape delimiter"), and
+    # its fast path to take a type cut by a newline for the whole one (the op then ended
+    # before the rest of its type: "operation 'f32' is unknown")
+    out = _accepted(SPLAT.replace("xSHAPE", "x" + rest).encode(), tmp_path, ".ttir")
+    assert out.count(b"tt.splat") == out.count(b"tt.load") == out.count(b"tt.store") == 1, out
+
+
+def test_a_newline_between_a_type_name_and_its_body_is_refused(tmp_path):
+    text = SPLAT.replace("xSHAPE", "x!tt.ptr\n<f32>>")
+    assert not triton_accepts(text, ".ttir").ok
+    f = tmp_path / "in.ttir"
+    f.write_text(text)
+    assert one_error_line(run_cli(f)).startswith(f"{f}:4:1: error: unexpected '<' after a blank")
+
+
 def test_hexadecimal_location_numbers(tmp_path):
     data = b'#loc = loc("f.py":0x10:0x2)\nmodule {\n  tt.func public @k() {\n    tt.return loc(#loc)\n  }\n}\n'
     assert b'loc("f.py":0x10:0x2)' in _accepted(data, tmp_path)

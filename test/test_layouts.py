@@ -574,35 +574,21 @@ def test_blank_before_a_body():
     accepts((ROOT / "test/fixtures/versions/3.6.0/sm80/matmul.ttgir").read_text(), (3, 6))
 
 
-def test_a_nul_byte_inside_a_body(monkeypatch):
+def test_a_nul_byte_inside_a_body():
     # MLIR's scanner of a dialect attribute's or type's body stops at a NUL byte: "unbalanced
     # '{' character in pretty dialect name", at the '<'.  The reader blanks every NUL outside
-    # a string before parsing; where it records their offsets (`parser.nul_offsets`, the hook
-    # this needs: see ttopt.dialects.tt_attrs.check_body) the body is judged as MLIR does.
-    # Simulated here: the offsets of the text's NULs handed to the parser.
-    import ttopt.ir.reader as reader_module
-
+    # a string before parsing and records their offsets (`parser.nul_offsets`), by which the
+    # body is judged as MLIR does (ttopt.dialects.tt_attrs.check_body).
     text = module((3, 6), ["#b = #{P}.blocked<" + BLOCKED2.replace("= [4, 8]", "=\x00 [4, 8]") + ">"])
     ptr = module((3, 6)).replace("@k()", "@k(%p: !tt.ptr<\x00f32>)")
     for t, message in [(text, "unbalanced '{' character in pretty dialect name"),
                        (ptr, "unbalanced '<' character in pretty dialect name")]:
         line = next(x for x in t.split("\n") if "\x00" in x)
         col = line.index("<", line.index("!tt.ptr") if "!tt.ptr" in line else 0) + 1  # (the '<')
-        offsets = [i for i, c in enumerate(t) if c == "\x00"]
-        init = reader_module.TritonParser.__init__
-
-        def with_nuls(self, *args, offsets=offsets, init=init, **kwargs):
-            init(self, *args, **kwargs)
-            if getattr(self, "nul_offsets", None) is None:
-                self.nul_offsets = offsets
-
-        monkeypatch.setattr(reader_module.TritonParser, "__init__", with_nuls)
         ln = t[: t.index("\x00")].count("\n") + 1
         rejects(t, (3, 6), message, ln, col)
-        monkeypatch.undo()
-    # without the offsets (the reader as it is): the NUL is a blank, and the text accepted
-    if not hasattr(reader_module.TritonParser(reader_module._context((3, 6), (3, 6), (3, 6)), "", "x"), "nul_offsets"):
-        accepts(text, (3, 6))
+    # outside a body the NUL is a blank (Triton too)
+    accepts(text.replace("=\x00 [4, 8]", "= [4, 8]").replace("#b = ", "#b =\x00 "), (3, 6))
 
 
 def test_a_string_not_terminated_in_a_body():

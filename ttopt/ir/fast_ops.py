@@ -160,6 +160,28 @@ def _split_top(text: str, sep: str = ", ") -> list[str]:
     return parts
 
 
+def balanced_end(text: str, start: int) -> int | None:
+    """End offset of the type starting at ``start`` (matching ``<...>``), or None."""
+    i = text.find("<", start)
+    if i < 0 or i - start > 24:
+        return None
+    depth = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            if text[i - 1] != "-":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+        elif c == "\n" or c == '"':
+            return None
+        i += 1
+    return None
+
+
 def try_fast_op(parser, start: int):
     """Parse the op line at `start` if it has a common shape; None to use the full parser."""
     text = parser.source
@@ -187,6 +209,8 @@ def try_fast_op(parser, start: int):
         if found is not None or not t.startswith(("tensor<", "!")):
             return found
         at = tail_start + rel
+        if balanced_end(text, at) != at + len(t):  # (a type the line does not hold whole,
+            return None  # `tensor<2x` + newline + `f32>`: the full parser reads the op)
         parser.resume_from(at)
         parsed = parser.parse_type()
         if parser.current_token.span.start < at + len(t):

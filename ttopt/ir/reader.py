@@ -54,6 +54,7 @@ from ..dialects.tt_attrs import PointerType
 from ..errors import TTOptError, TTOptInternalError, line_col
 from ..xdsl_compat import ParserBase, set_value_name, unchecked, unchecked_data
 from .fast_ops import (
+    balanced_end as _balanced_end,
     SCALAR_TYPES,
     line_end,
     try_fast_for_header,
@@ -545,6 +546,23 @@ class TritonParser(ParserBase):
             else:
                 return None
 
+    def parse_dimension_list(self) -> list[int]:  # type: ignore[override]
+        """xDSL's, except that an ``x`` after the last dimension is given back where it is:
+        xDSL moves back one character before the next token, which loses the ``x`` of
+        ``tensor<512x !tt.ptr<f32>>`` (a blank or a NUL after it; MLIR reads that)."""
+        accepted = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.QUESTION)
+        if self.current_token.kind not in accepted:
+            return []
+        dims = [self.parse_shape_dimension()]
+        while True:
+            x_at = self.current_token.span.start
+            if self._parse_optional_shape_delimiter() is None:
+                return dims
+            if self.current_token.kind not in accepted:
+                self.resume_from(x_at)
+                return dims
+            dims.append(self.parse_shape_dimension())
+
     def parse_block(self):  # type: ignore[override]
         start = self.current_token.span.start
         block = super().parse_block()
@@ -744,14 +762,20 @@ class TritonParser(ParserBase):
             return super().parse_type()  # (nested tensors: one lookup for the outermost only;
             # a `!tt.ptr<..>` in a tensor is looked up too: one object for equal pointer types)
         end = _balanced_end(text, start)
-        if end is None:
-            return super().parse_type()
+        outer, outer_dialect = self._in_type, self._in_dialect_type
+        if end is None:  # (a type over several lines, or with a string inside: not looked
+            # up; read as one, without coming back here through parse_optional_type)
+            self._in_type = True
+            self._in_dialect_type = text.startswith("!t", start)
+            try:
+                return super().parse_type()
+            finally:
+                self._in_type, self._in_dialect_type = outer, outer_dialect
         key = text[start:end]
         cached = self._known_type(key)
         if cached is not None:
             self.resume_from(end)
             return cached
-        outer, outer_dialect = self._in_type, self._in_dialect_type
         if FAST_TYPES:
             fast = _fast_type(key, self.attribute_aliases, self._encodings)
             if fast is None and key.endswith(">>") and not self._in_type:
@@ -1033,28 +1057,6 @@ def _skip_blanks_back(text: str, end: int) -> int:
         end, window = lo, window * 4
 
 
-def _balanced_end(text: str, start: int) -> int | None:
-    """End offset of the type starting at ``start`` (matching ``<...>``), or None."""
-    i = text.find("<", start)
-    if i < 0 or i - start > 24:
-        return None
-    depth = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "<":
-            depth += 1
-        elif c == ">":
-            if text[i - 1] != "-":
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-        elif c == "\n" or c == '"':
-            return None
-        i += 1
-    return None
-
-
 # ------------------------------------------------------------------ dictionaries, fast
 FAST_DICTS = True  # (off: every attribute dictionary through xDSL's parser)
 _DICT_KEY = r'(?:[A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n\v\f]*")'  # (MLIR's bare-id, ASCII; a plain string)
@@ -1175,7 +1177,11 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
     if "\r" in text:  # CRLF: MLIR takes \r as whitespace; line numbers count \n alone
         crlf = text.count("\r\n") == text.count("\n")  # (written back with CRLF)
         text = text.replace("\r\n", "\n")
+    nuls: list[int] = []
     if "\x00" in text:  # MLIR skips a NUL between tokens (and keeps one inside a string)
+        # (but its scanner of a dialect attribute's or type's `<...>` body stops at one:
+        # the offsets are kept for it, tt_attrs.check_body)
+        nuls = [m.start() for m in _NUL_OUTSIDE_STRINGS.finditer(text) if m.group(1) is None]
         text = _NUL_OUTSIDE_STRINGS.sub(lambda m: m.group(1) or " ", text)
     as_read = text  # (what the writer copies unchanged ops from: same offsets as below)
     stripped, locs = extract_loc_aliases(text, filename)
@@ -1183,6 +1189,8 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
     parser = None
     try:
         parser = TritonParser(_context(found.release, found.low, found.high), stripped, filename, trailing)
+        parser.nul_offsets = nuls
+        parser.triton_span = (found.low, found.high)  # (the releases the text may be from)
         if verify:
             parser.facts = ParseFacts()
         parser.attribute_aliases.update(locs.values)
