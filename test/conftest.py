@@ -179,6 +179,11 @@ def pytest_configure(config):
         "markers", "corpus: needs ../shared/corpus; skipped without it (failed when CI=true)"
     )
     config.addinivalue_line("markers", "no_files(what): a parameter list that matched no file; fails")
+    config.addinivalue_line(
+        "markers",
+        "versions: needs the per-Triton-version environments of tools/versions/make_envs.py; "
+        "skipped (the versions check did not run) without them",
+    )
 
 
 def pytest_report_header(config):

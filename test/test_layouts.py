@@ -46,30 +46,6 @@ RELEASES = [(2, 1), (2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 
             (3, 7), (3, 8), (3, 9)]
 
 
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers",
-        "versions: needs the per-Triton-version environments of tools/versions/make_envs.py; "
-        "skipped (the versions check did not run) without them",
-    )
-
-
-pytest_plugins = [__name__]
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """The oracle is marked ``versions`` here, after the marker is registered (a decorator
-    would name it while this module is imported, before this plugin's pytest_configure);
-    tryfirst: before ``-m`` selects."""
-    for item in items:
-        if getattr(item, "module", None) is sys.modules[__name__] and item.name.startswith(ORACLE_TEST):
-            item.add_marker("versions")
-
-
-ORACLE_TEST = "test_ttopt_and_triton_agree"  # (both oracle tests' names begin so)
-
-
 # ============================================================================ texts
 
 
@@ -755,6 +731,7 @@ def triton_verdicts(version: str, texts: list[str]) -> list[dict]:
     return results
 
 
+@pytest.mark.versions
 @pytest.mark.parametrize("version", V.ALL)
 def test_ttopt_and_triton_agree_on_every_case(version, request):
     if not V.have_env(version):
@@ -859,6 +836,7 @@ def mutated_fixtures(version: str) -> list[tuple[str, str]]:
 _BLANK_MESSAGE = "unexpected '<' after a blank"
 
 
+@pytest.mark.versions
 @pytest.mark.parametrize("version", V.ALL)
 def test_ttopt_and_triton_agree_on_mutated_layouts(version):
     if not V.have_env(version):

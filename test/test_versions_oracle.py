@@ -17,10 +17,7 @@ tools/versions/status.py, whose results are committed in test/fixtures/versions/
 ``test_manifests_match_the_files`` and ``test_op_inventory_is_current`` need no environment
 and always run.
 
-The marker is registered by this module itself (no conftest/pyproject change): it lists
-itself in ``pytest_plugins``, so pytest registers it as a plugin and calls its
-``pytest_configure`` (a historic hook), and ``pytestmark`` is looked up (module
-``__getattr__``) only after that, so ``--strict-markers`` accepts it.
+The marker is registered in test/conftest.py (test_layouts.py's oracles use it too).
 """
 
 import json
@@ -37,21 +34,7 @@ import triton_versions as V  # noqa: E402
 MAKE_ENVS = "python3.11 tools/versions/make_envs.py"
 
 
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers",
-        "versions: needs the per-Triton-version environments of tools/versions/make_envs.py; "
-        "skipped (the versions check did not run) without them",
-    )
-
-
-pytest_plugins = [__name__]
-
-
-def __getattr__(name):
-    if name == "pytestmark":
-        return [pytest.mark.versions]
-    raise AttributeError(name)
+pytestmark = pytest.mark.versions
 
 
 def require_env(version: str) -> None:

@@ -350,10 +350,11 @@ def try_fast_op(parser, start: int):
         except Exception:
             return None  # out of range: the full parser reports it
         op = _make(cls, [], [t], {"value": attr})
-    parser.define_values(
-        result_name[1:], (op.results[0],), Span(start, start + len(result_name), parser.lexer.input)
-    )
+    parser.define_result(result_name[1:], _item(op.results, 0), start)
     return op, end
+
+
+_item = tuple.__getitem__  # (xDSL's SSAValues.__getitem__ is a Python function)
 
 
 _DIRECT: dict[type, bool] = {}
@@ -381,7 +382,7 @@ def _make(cls, operands: list, result_types: list, properties: dict | None = Non
 def _defined(parser, name: str, expected):
     """The value already defined as `%name` if it has type `expected`, else None (a forward
     reference or a type mismatch is left to the full parser)."""
-    vals = parser.ssa_values.get(name[1:])
+    vals = parser.__dict__["ssa_values"].get(name[1:])  # (ParserBase.ssa_values, directly)
     if vals is None or len(vals) != 1 or vals[0].type != expected:
         return None
     return vals[0]

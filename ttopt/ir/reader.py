@@ -184,6 +184,7 @@ class TritonParser(ParserBase):
         self.type_cache: dict[str, Attribute] = {}
         self._encodings: dict[str, Attribute] = {}  # (see _fast_type)
         self._loc_cache: dict[str, Attribute] = {}
+        self._alias_locs: dict[str, tuple] = {}  # `#locN` -> (its location, "loc(#locN)")
         self._fast_loc_parts: dict = {}  # (fast_loc's cache of file names and file locations)
         self._props_cache: dict[str, dict[str, Attribute]] = {}
         self._dict_cache: dict[str, dict[str, Attribute]] = {}
@@ -232,6 +233,17 @@ class TritonParser(ParserBase):
             # an argument written without `loc(...)`: MLIR locates it at its name (a
             # function's argument gets its own `loc(...)` after this, if it has one)
             values[0].location = self._implicit_loc(span.start)
+
+    def define_result(self, name: str, value, start: int) -> None:
+        """``%name`` (at ``start``) defined as the one result ``value`` of an op the fast
+        path read: :meth:`define_values` in short where the name is new."""
+        table = self.__dict__["ssa_values"]
+        if name in table or name in self.forward_ssa_references:
+            self.define_values(name, (value,), Span(start, start + len(name) + 1, self.lexer.input))
+            return
+        table[name] = (value,)
+        set_value_name(value, name)
+        self.marks.names[value] = name
 
     # --- an op written without `loc(...)` gets the location MLIR gives it: file:line:col of
     #     its first token (so that Triton compiling our output sees the same locations)
@@ -371,18 +383,45 @@ class TritonParser(ParserBase):
         put its next token (the same whitespace and comment skipping)."""
         text = self.source
         add = block.add_op
+        try_fast = self._try_fast_at
+        skip = SKIP.match
+        marks = self.marks
+        depths, ends, pieces = marks.depths, marks.ends, marks.pieces
+        offsets, trailing = self.offsets, self._trailing_locs
+        depth = self.depth
+        fill = self._fill
         while True:
             pos = self.current_token.span.start
             moved = False
             while True:
-                fast = self._try_fast_at(pos)
+                fast = try_fast(pos)
                 if fast is None:
                     break
                 op, end = fast
-                nxt = SKIP.match(text, end).end()  # (where the lexer's next token starts)
-                self._finish_fast(op, pos, end)
-                self._finish(op, self.depth, nxt)
-                add(op)
+                nxt = skip(text, end).end()  # (where the lexer's next token starts)
+                # (as _finish_fast and _finish, inline: most ops of a kernel come here)
+                offsets[op] = pos
+                name = trailing.get(end)
+                op.location = (self._alias_loc(name) if name is not None
+                               else self._implicit_loc(self._op_name_at(pos)))
+                depths[op] = depth
+                ends[op] = nxt
+                if fill:
+                    self._fill_properties(op)
+                # the op's text for the source map: its whole line, when nothing precedes
+                # it there (the fast path reads to the line's end; the next token is below)
+                line_start = text.rfind("\n", 0, pos) + 1
+                if line_start == pos or text[line_start:pos].isspace():
+                    pieces[op] = ((line_start, end),)
+                # appended as Block.add_op does (a new op: no parent, no regions)
+                op.parent = block
+                last = block._last_op  # noqa: SLF001
+                if last is None:
+                    block._first_op = op  # noqa: SLF001
+                else:
+                    last._next_op = op  # noqa: SLF001
+                    op._prev_op = last  # noqa: SLF001
+                block._last_op = op  # noqa: SLF001
                 pos, moved = nxt, True
             if moved or self.current_token.span.start != pos:
                 self.resume_from(pos)  # (a fast path that gave up may have looked ahead)
@@ -418,13 +457,16 @@ class TritonParser(ParserBase):
         marks.depths[op] = depth
         marks.ends[op] = end
         if self._fill:
-            rules = self._fill.get(op.name)
-            if rules:
-                props = op.properties
-                for prop, value in rules:
-                    if prop not in props:
-                        props[prop] = value(op)
-                        marks.filled.setdefault(op, set()).add(prop)
+            self._fill_properties(op)
+
+    def _fill_properties(self, op) -> None:
+        rules = self._fill.get(op.name)
+        if rules:
+            props = op.properties
+            for prop, value in rules:
+                if prop not in props:
+                    props[prop] = value(op)
+                    self.marks.filled.setdefault(op, set()).add(prop)
 
     def parse_operation(self):  # type: ignore[override]
         start = self.current_token.span.start
@@ -472,8 +514,12 @@ class TritonParser(ParserBase):
         return loc
 
     def _alias_loc(self, name: str):
-        loc = self.attribute_aliases[name]
-        self.marks.loc_texts[id(loc)] = (loc, f"loc({name})")
+        entry = self._alias_locs.get(name)
+        if entry is None:
+            loc = self.attribute_aliases[name]
+            entry = self._alias_locs[name] = (loc, f"loc({name})")
+        loc = entry[0]
+        self.marks.loc_texts[id(loc)] = entry  # (the text it was last written as)
         return loc
 
     # --- where each region's braces are (ttopt.ir.source), and how deep the ops are

@@ -242,8 +242,10 @@ def build(text: str, parsed: str, crlf: bool, module, raw) -> SourceMap:
     implicit = smap.implicit
     labels = raw.labels
 
+    known = raw.pieces
+
     def visit(op: Operation) -> None:
-        found = piece_for(op)
+        found = known.get(op) or piece_for(op)
         if found is not None:
             ops[op] = OpSource(found, depths[op], snapshot(op))
         elif op not in starts:
@@ -299,6 +301,9 @@ class RawMarks:
     filled: dict[Operation, set[str]] = field(default_factory=dict)
     """Properties the reader set that the input's release does not write
     (:func:`ttopt.dialects.versions.filled_properties`)."""
+    pieces: dict[Operation, tuple] = field(default_factory=dict)
+    """The source pieces of ops the reader's fast path read (a whole line each: it knows
+    them), as :func:`build` would find them."""
 
 
 __all__ = ["OpSource", "RawMarks", "SourceMap", "block_snapshot", "build", "snapshot"]
