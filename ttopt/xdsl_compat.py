@@ -137,6 +137,10 @@ class ParserBase(Parser):
         """The ``[...]`` or scalar of a ``dense<...>``: (elements, shape)."""
         return self._parse_tensor_literal()
 
+    def parse_optional_shape_delimiter(self) -> str | None:
+        """The ``x`` after a dimension (``x4xf32``: the ``x`` alone), or None."""
+        return self._parse_optional_shape_delimiter()
+
     def parse_dialect_symbol_body(self) -> str:
         """The ``<...>`` body of a dialect attribute or type, as text."""
         return self._parse_dialect_symbol_body()
@@ -289,6 +293,19 @@ def set_value_name(value: SSAValue, name: str) -> None:
     """Name ``value`` exactly ``name`` (xDSL's ``name_hint`` setter turns ``x_1`` into
     ``x``; Triton's printed names carry such suffixes and ttopt keeps them)."""
     value._name = name  # noqa: SLF001
+
+
+def append_new_op(block, op: Operation) -> None:
+    """``block.add_op(op)`` for an op just made (no parent, no regions: nothing to check),
+    as the reader's fast path appends the ops it builds: the same links."""
+    op.parent = block
+    last = block._last_op  # noqa: SLF001
+    if last is None:
+        block._first_op = op  # noqa: SLF001
+    else:
+        last._next_op = op  # noqa: SLF001
+        op._prev_op = last  # noqa: SLF001
+    block._last_op = op  # noqa: SLF001
 
 
 def op_parts(op: Operation) -> tuple:

@@ -52,7 +52,7 @@ from ..dialects import make_context, versions
 from ..dialects.syntax import int_attr as integer_attr
 from ..dialects.tt_attrs import PointerType
 from ..errors import TTOptError, TTOptInternalError, line_col
-from ..xdsl_compat import ParserBase, set_value_name, unchecked, unchecked_data
+from ..xdsl_compat import ParserBase, append_new_op, set_value_name, unchecked, unchecked_data
 from .fast_ops import (
     balanced_end as _balanced_end,
     SCALAR_TYPES,
@@ -413,15 +413,7 @@ class TritonParser(ParserBase):
                 line_start = text.rfind("\n", 0, pos) + 1
                 if line_start == pos or text[line_start:pos].isspace():
                     pieces[op] = ((line_start, end),)
-                # appended as Block.add_op does (a new op: no parent, no regions)
-                op.parent = block
-                last = block._last_op  # noqa: SLF001
-                if last is None:
-                    block._first_op = op  # noqa: SLF001
-                else:
-                    last._next_op = op  # noqa: SLF001
-                    op._prev_op = last  # noqa: SLF001
-                block._last_op = op  # noqa: SLF001
+                append_new_op(block, op)
                 pos, moved = nxt, True
             if moved or self.current_token.span.start != pos:
                 self.resume_from(pos)  # (a fast path that gave up may have looked ahead)
@@ -602,7 +594,7 @@ class TritonParser(ParserBase):
         dims = [self.parse_shape_dimension()]
         while True:
             x_at = self.current_token.span.start
-            if self._parse_optional_shape_delimiter() is None:
+            if self.parse_optional_shape_delimiter() is None:
                 return dims
             if self.current_token.kind not in accepted:
                 self.resume_from(x_at)
