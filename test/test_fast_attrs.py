@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import ArrayAttr, FileLineColLoc, IntAttr, StringAttr
 from xdsl.ir import Data, ParametrizedAttribute
 
 from conftest import FIXTURES, corpus_files, corpus_params, file_params, fixture_files, ir_files
+from ttopt.dialects import constraints
 from ttopt.ir import fast_ops, reader
 from ttopt.xdsl_compat import unchecked, unchecked_data
 
@@ -81,6 +82,7 @@ def _compare(path: pathlib.Path, monkeypatch) -> int:
     monkeypatch.setattr(reader, "FAST_BLOCK_ARGS", False)
     monkeypatch.setattr(fast_ops, "FAST_CREATE", False)
     monkeypatch.setattr(fast_ops, "SPLAT_UNCHECKED", False)
+    monkeypatch.setattr(constraints, "UNCHECKED", False)
     reader.clear_shared_types()
     slow_module = reader.read_module(text, str(path))
     slow = _attrs_of(slow_module)
@@ -90,6 +92,7 @@ def _compare(path: pathlib.Path, monkeypatch) -> int:
     monkeypatch.setattr(reader, "FAST_BLOCK_ARGS", True)
     monkeypatch.setattr(fast_ops, "FAST_CREATE", True)
     monkeypatch.setattr(fast_ops, "SPLAT_UNCHECKED", True)
+    monkeypatch.setattr(constraints, "UNCHECKED", True)
     reader.clear_shared_types()
     assert _structure_of(fast_module) == _structure_of(slow_module), path.name
     assert len(fast) == len(slow)

@@ -33,6 +33,8 @@ from xdsl.irdl import AttrConstraint
 from xdsl.irdl.constraints import VerificationContext
 from xdsl.utils.exceptions import VerifyException
 
+from ..xdsl_compat import unchecked
+
 _FLOATS = tuple(AnyFloat.__args__)  # type: ignore[attr-defined]
 _CONTAINERS = (TensorType, VectorType, UnrankedTensorType)
 # exact-class sets: `type(t) in S` is one hash lookup where `isinstance(t, (18 classes))` of
@@ -93,7 +95,10 @@ def with_element(typ: Attribute, elem: Attribute) -> Attribute:
     hit = _DERIVED.get(key)
     if hit is not None:
         return hit[2]
-    derived = TensorType(elem, typ.get_shape(), typ.encoding)
+    # (the parameters of a tensor type that verified, with another element type: built
+    # without xDSL's parameter checks, which cost most of the 15 us)
+    derived = unchecked(TensorType, typ.shape, elem, typ.encoding) if UNCHECKED else TensorType(
+        elem, typ.get_shape(), typ.encoding)
     if len(_DERIVED) > 8192:
         _DERIVED.clear()
     _DERIVED[key] = (typ, elem, derived)  # (both kept alive: their ids stay their own)
@@ -101,6 +106,7 @@ def with_element(typ: Attribute, elem: Attribute) -> Attribute:
 
 
 _DERIVED: dict[tuple[int, int], tuple[Attribute, Attribute, Attribute]] = {}
+UNCHECKED = True  # (off: TensorType's checking constructor; tests compare the two)
 
 
 def same(a: Attribute, b: Attribute) -> bool:

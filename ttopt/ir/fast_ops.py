@@ -161,25 +161,27 @@ def _split_top(text: str, sep: str = ", ") -> list[str]:
 
 
 def balanced_end(text: str, start: int) -> int | None:
-    """End offset of the type starting at ``start`` (matching ``<...>``), or None."""
+    """End offset of the type starting at ``start`` (matching ``<...>``), or None (a newline
+    or a string first, or no end)."""
     i = text.find("<", start)
     if i < 0 or i - start > 24:
         return None
     depth = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
+    for m in _BRACKETS.finditer(text, i):  # (from one bracket to the next: no char loop)
+        c = m.group()
         if c == "<":
             depth += 1
         elif c == ">":
-            if text[i - 1] != "-":
+            if text[m.start() - 1] != "-":  # (`->` is no bracket)
                 depth -= 1
                 if depth == 0:
-                    return i + 1
-        elif c == "\n" or c == '"':
+                    return m.end()
+        else:  # a newline or a string
             return None
-        i += 1
     return None
+
+
+_BRACKETS = re.compile(r'[<>\n"]')
 
 
 def try_fast_op(parser, start: int):
@@ -305,7 +307,7 @@ def try_fast_op(parser, start: int):
             return None
         type_texts = _split_top(mm.group(4))
         if len(type_texts) == 1:
-            ct, t = IntegerType(1), typ(type_texts[0], mm.start(4))
+            ct, t = i1, typ(type_texts[0], mm.start(4))
         elif len(type_texts) == 2:
             ct = typ(type_texts[0], mm.start(4))
             t = typ(type_texts[1], mm.start(4) + len(type_texts[0]) + 2)
@@ -338,12 +340,12 @@ def try_fast_op(parser, start: int):
         if t is None:  # (i128 and other widths: the full parser)
             return None
         if lit in ("true", "false"):
-            if t != IntegerType(1):
+            if t is not i1:
                 return None
             v = int(lit == "true")
         else:
             v = int(lit)
-            if t == IntegerType(1):
+            if t is i1:
                 return None
         try:
             attr = int_attr(v, t) if isinstance(t, IntegerType) else IntegerAttr(v, t)
@@ -383,9 +385,13 @@ def _defined(parser, name: str, expected):
     """The value already defined as `%name` if it has type `expected`, else None (a forward
     reference or a type mismatch is left to the full parser)."""
     vals = parser.__dict__["ssa_values"].get(name[1:])  # (ParserBase.ssa_values, directly)
-    if vals is None or len(vals) != 1 or vals[0].type != expected:
+    if vals is None or len(vals) != 1:
         return None
-    return vals[0]
+    v = vals[0]
+    t = v.type
+    if t is not expected and t != expected:  # (mostly the same object: no field compare)
+        return None
+    return v
 
 
 def _cache_evict(cache: str | None, evict: str | None, props: dict) -> bool:

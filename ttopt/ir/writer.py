@@ -46,7 +46,7 @@ class TritonPrinter(PrinterBase):
     With a source map (:mod:`ttopt.ir.source`), an op no pass changed is copied from the
     input text, and values keep the names they were read with."""
 
-    def __init__(self, stream, attr_names: dict[Attribute, str], loc_names: dict[Attribute, str],
+    def __init__(self, stream, attr_names: dict[Attribute, str], loc_names,
                  source: SourceMap | None = None):
         super().__init__(stream=stream, print_debuginfo=True)
         self._attr_names = attr_names
@@ -543,12 +543,27 @@ def write_module(mod: TritonModule, keep_text: bool | None = None) -> str:
         return _write_module(mod, KEEP_TEXT if keep_text is None else keep_text)
 
 
+class _NamesByValue:
+    """``{value: name}`` of the first name of each value in ``items`` (name, value), made on
+    the first lookup: hashing every location alias's value (nested locations, hashed field
+    by field) cost ~2% of a run, and a module copied as read looks up none."""
+
+    def __init__(self, items):
+        self._items = items
+        self._map: dict[Attribute, str] | None = None
+
+    def get(self, key, default=None):
+        if self._map is None:
+            found: dict[Attribute, str] = {}
+            for name, value in self._items:
+                found.setdefault(value, name)
+            self._map = found
+        return self._map.get(key, default)
+
+
 def _write_module(mod: TritonModule, keep_text: bool) -> str:
     locs = mod.locs
-    loc_names: dict[Attribute, str] = {}
-    if locs is not None:
-        for name, value in locs.values.items():
-            loc_names.setdefault(value, name)
+    loc_names = _NamesByValue(list(locs.values.items()) if locs is not None else [])
     attr_names: dict[Attribute, str] = {}
     for name, value in mod.attr_aliases.items():
         attr_names.setdefault(value, name)

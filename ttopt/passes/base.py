@@ -162,12 +162,17 @@ def holds_two(op: Operation, classes: tuple[type, ...]) -> bool:
     """Are there two ops of ``classes`` (in all) inside ``op``?"""
     found = False
     todo = [op]
+    kinds: dict[type, bool] = {}  # (isinstance on op classes goes through ABCMeta: once a class)
     while todo:  # (a loop over the blocks' op lists: cheaper than xDSL's nested walk)
         for region in todo.pop().regions:
             for block in region.blocks:
                 op_ = block.first_op
                 while op_ is not None:
-                    if isinstance(op_, classes):
+                    cls = type(op_)
+                    hit = kinds.get(cls)
+                    if hit is None:
+                        hit = kinds[cls] = issubclass(cls, classes)
+                    if hit:
                         if found:
                             return True
                         found = True
