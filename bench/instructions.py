@@ -1,0 +1,70 @@
+"""Instructions executed by ttopt's pipeline on a corpus sample, counted by valgrind: a
+measure a shared machine's noise does not move (its timings vary by up to 1.5x; the count
+varies by well under 1%), for comparing two versions of ttopt.
+
+    python -m bench.instructions [--every 40] [--tree DIR]...
+
+For each tree (a checkout of ttopt; default: this one), runs the corpus sample (every N-th
+file, as ``bench.parse_speed``) through read + the paper's three passes + print, once and
+twice, each under ``valgrind --tool=cachegrind --cache-sim=no``, and prints the difference:
+the instructions of one pass over the sample, start-up and imports left out.  Needs
+valgrind (``apt-get install valgrind``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+_LOOP = r'''
+import gc, sys
+sys.path.insert(0, sys.argv[1])
+from bench.parse_speed import corpus
+from ttopt.ir.reader import clear_shared_types
+from ttopt.pipeline import optimize
+texts = [(str(f), f.read_text()) for f in corpus(int(sys.argv[2]))]
+for _ in range(int(sys.argv[3])):
+    for name, text in texts:
+        clear_shared_types(); gc.collect()
+        optimize(text, ["redundant-load", "redundant-reduce", "div-chain"], name)
+'''
+
+
+def count(tree: pathlib.Path, every: int, loops: int) -> int:
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "cachegrind.out")
+        proc = subprocess.run(
+            ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}",
+             sys.executable, "-c", _LOOP, str(tree), str(every), str(loops)],
+            capture_output=True, text=True, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+        )
+    m = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+    if proc.returncode != 0 or m is None:
+        raise RuntimeError(proc.stderr[-2000:])
+    return int(m.group(1).replace(",", ""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--every", type=int, default=40)
+    ap.add_argument("--tree", action="append", type=pathlib.Path,
+                    help="a checkout of ttopt (repeatable; default: this one)")
+    args = ap.parse_args(argv)
+    first = None
+    for tree in args.tree or [ROOT]:
+        one = count(tree.resolve(), args.every, 2) - count(tree.resolve(), args.every, 1)
+        first = first or one
+        print(f"{tree}: {one / 1e6:,.0f} M instructions for one pass over every "
+              f"{args.every}th corpus file ({one / first:.3f}x the first tree's)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
