@@ -826,6 +826,34 @@ def _cta_finish(b: _Body, cta: dict) -> int:
     return _prod(per)
 
 
+class _CtaPart:
+    """The CTA keys of a layout's dictionary, as each layout kind reads them: 2.2 - 3.5's
+    ``CTAsPerCGA``/``CTASplitNum``/``CTAOrder`` (:attr:`cta`), 3.6+'s ``CGALayout``
+    (:attr:`cga`)."""
+
+    def __init__(self, r: Release):
+        self.r = r
+        self.keys = _cta_keys(r)
+        self.cta: dict = {}
+        self.cga = None
+
+    def take(self, key: str, value) -> bool:
+        """Read ``key`` if it is one of the release's CTA keys; False if not."""
+        if key in self.keys:
+            self.cta[key] = _uint_array(value, key)
+            return True
+        if key == "CGALayout" and self.r >= (3, 6):
+            self.cga = value
+            return True
+        return False
+
+    def ctas(self, b: _Body, rank: int | None) -> int:
+        """The number of CTAs (``rank``: the layout's, which 3.6+'s ``CGALayout`` must have)."""
+        if self.r >= (3, 6):
+            return _cga_layout(b, self.cga, rank)
+        return _cta_finish(b, self.cta)  # (before 2.2: no CTA keys, one CTA)
+
+
 def _cga_layout(b: _Body, value, rank: int) -> int:
     """3.6+'s ``CGALayout = [[..], ..]`` (Triton's ``parseCGAAttr``): the number of CTAs."""
     if value is None:
@@ -866,24 +894,15 @@ def _blocked(b: _Body, info: LayoutInfo) -> None:
     d = b.dictionary()
     r = b.r
     vals = {k: [] for k in _BLOCKED}
-    cta: dict = {}
-    cga = None
-    cta_keys = _cta_keys(r)
+    part = _CtaPart(r)
     for key, value, _ in d.sorted():  # (in the order of MLIR's DictionaryAttr: by name)
         if key in _BLOCKED:
             vals[key] = _uint_array(value, _BLOCKED[key])
-        elif key in cta_keys:
-            cta[key] = _uint_array(value, key)
-        elif key == "CGALayout" and r >= (3, 6):
-            cga = value
-        else:
+        elif not part.take(key, value):
             raise LayoutError(f"unexpected key: {key}")
     size, threads, warps, order = (vals[k] for k in _BLOCKED)
-    ctas = 1
-    if r >= (3, 6):
-        ctas = _cga_layout(b, cga, len(size))
-    elif r >= (2, 2):
-        ctas = _cta_finish(b, cta)
+    ctas = part.ctas(b, len(size))
+    cta = part.cta
     if r >= (2, 2):  # BlockedEncodingAttr::verify
         if not (len(size) == len(threads) == len(warps) == len(order)):
             raise LayoutError("sizePerThread, threadsPerWarp, warpsPerCTA, and order must all "
@@ -911,9 +930,7 @@ def _mma(b: _Body, info: LayoutInfo) -> None:
     r = b.r
     major = minor = 0
     warps: list[int] = []
-    cta: dict = {}
-    cga = None
-    cta_keys = _cta_keys(r)
+    part = _CtaPart(r)
     for key, value, _ in d.sorted():  # (a key it does not know is ignored)
         if key == "versionMajor":
             major = _uint(value, "versionMajor")
@@ -923,16 +940,9 @@ def _mma(b: _Body, info: LayoutInfo) -> None:
             warps = _uint_array(value, "warpsPerCTA")
         elif key == "instrShape" and r >= (2, 2):
             _uint_array(value, "instrShape")
-        elif key in cta_keys:
-            cta[key] = _uint_array(value, key)
-        elif key == "CGALayout" and r >= (3, 6):
-            cga = value
-    if r >= (3, 6):
-        ctas = _cga_layout(b, cga, len(warps))
-    elif r >= (2, 2):
-        ctas = _cta_finish(b, cta)
-    else:
-        ctas = 1
+        else:
+            part.take(key, value)
+    ctas = part.ctas(b, len(warps))
     if r >= (3, 9):
         if major == 1:
             raise LayoutError("Volta (versionMajor = 1) is deprecated and no longer supported")
@@ -956,9 +966,7 @@ def _swizzled(b: _Body, info: LayoutInfo) -> None:
     d = b.dictionary()
     r = b.r
     order: list[int] = []
-    cta: dict = {}
-    cga = None
-    cta_keys = _cta_keys(r)
+    part = _CtaPart(r)
     for key, value, _ in d.sorted():
         if key in _SWIZZLED:
             _uint(value, key)
@@ -966,18 +974,11 @@ def _swizzled(b: _Body, info: LayoutInfo) -> None:
             order = _uint_array(value, "order")
         elif key == "hasLeadingOffset" and (2, 2) <= r < (3, 3) and info.kind == "shared":
             _bool(value, "hasLeadingOffset", r)
-        elif key in cta_keys:
-            cta[key] = _uint_array(value, key)
-        elif key == "CGALayout" and r >= (3, 6):
-            cga = value
-        else:
+        elif not part.take(key, value):
             raise LayoutError(f"unexpected key: {key}")
 
-    ctas = 1
-    if r >= (3, 6):
-        ctas = _cga_layout(b, cga, len(order))
-    elif r >= (2, 2):
-        ctas = _cta_finish(b, cta)
+    ctas = part.ctas(b, len(order))
+    cta = part.cta
     if (3, 4) <= r < (3, 6) and cta and len(cta["CTAsPerCGA"]) != len(order):
         n = len(cta["CTAsPerCGA"])
         raise LayoutError(f"order size ({len(order)}) must match CTALayout rank ({n})")
@@ -995,9 +996,7 @@ def _nvmma(b: _Body, info: LayoutInfo) -> None:
     swizzle = None
     width = None
     rank = None
-    cta: dict = {}
-    cga = None
-    cta_keys = _cta_keys(r)
+    part = _CtaPart(r)
     for key, value, _ in d.sorted():
         if key == "swizzlingByteWidth":
             swizzle = _uint(value, key)
@@ -1007,24 +1006,18 @@ def _nvmma(b: _Body, info: LayoutInfo) -> None:
             width = _uint(value, key)
         elif key == "fp4Padded":
             _bool(value, key, r)
-        elif key in cta_keys:
-            cta[key] = _uint_array(value, key)
-        elif key == "CGALayout" and r >= (3, 6):
-            cga = value
         elif key == "rank" and r >= (3, 6):
             rank = _uint(value, key)
-        else:
+        elif not part.take(key, value):
             raise LayoutError(f"unexpected key: {key}")
-    ctas = None
-    if r >= (3, 6):
-        if rank is None:
-            rank = 2
-            if isinstance(cga, Arr) and cga.items and isinstance(cga.items[0], Arr):
-                rank = len(cga.items[0].items)
-        ctas = _cga_layout(b, cga, rank)
-    else:
-        ctas = _cta_finish(b, cta)
+    cga, cta = part.cga, part.cta
+    if r >= (3, 6) and rank is None:
+        rank = 2
+        if isinstance(cga, Arr) and cga.items and isinstance(cga.items[0], Arr):
+            rank = len(cga.items[0].items)
+    elif r < (3, 6):
         rank = len(cta["CTAsPerCGA"]) if cta else None  # (none given: not modelled)
+    ctas = part.ctas(b, rank)
     # (3.7+: a missing swizzlingByteWidth / elementBitWidth is read uninitialised: not judged)
     if r >= (3, 7) and width == 0:
         raise LayoutError("elementBitWidth must be non-zero")
