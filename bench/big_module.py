@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Triton parse + verify: {t_parse:.2f} s (its process: {t_wall:.2f} s, peak RSS {t_rss:.0f} MB)")
         for jobs in args.jobs or [1, os.cpu_count() or 1]:
             cmd = [
-                sys.executable, "-c", "from ttopt.cli import entry; entry()", src,
+                sys.executable, "-c", "from ttopt.server import entry; entry()", src,  # (ttopt-opt)
                 "-p", "redundant-load,redundant-reduce,div-chain", "--time-passes",
                 "-o", os.path.join(d, "out.ttir"),
             ]
