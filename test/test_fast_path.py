@@ -9,6 +9,7 @@ corpus file."""
 import pytest
 
 import ttopt
+import ttopt.ir.fast_ops as fast_ops
 import ttopt.ir.reader as reader
 import ttopt.ir.writer as writer
 from ttopt.ir.reader import read_module
@@ -163,3 +164,73 @@ def test_fast_path_leaves_errors_to_the_full_parser():
     bad = EDGE.replace("%z = arith.addi %pid, %0 : i32", "%z = arith.addi %pid, %0 : i64")
     with pytest.raises(ttopt.TTOptError, match="i64"):
         ttopt.optimize(bad, [], "bad.ttir")
+
+
+# A whole module on one line: the fast path reads the ops of a line longer than MAX_LINE up
+# to where the next op may start (fast_ops.op_end), and falls back where that guess is wrong.
+LONG_EXTRA = """    %d = arith.constant {a.b = 1 : i32, tt.foo = 2 : i32} 3 : i32
+    %f = arith.addi %d, %d : i32 loc("f.py":1:2)
+    %g = arith.addi %f, %f : i32 loc("g"("f.py":3:4))
+    %h2 = arith.addi %g, %g {x.y = "%q = tt.z"} : i32
+    %k2 = tt.splat %g : i32 -> tensor<4xi32, #blk>
+    %k3 = arith.addi %k2, %k2 : tensor<4xi32, #blk>
+    %k4 = arith.addi %k3, %k3 : tensor<4xi32 , #blk>
+    %k5 = arith.addi %k4, %k4 : tensor<4xi32, #blk> """
+
+
+def _long_line(body_extra: str = "") -> str:
+    """EDGE (plus ``body_extra``) on one line, between enough ops to make it a long line."""
+    pad = "".join(f" %pad{i} = arith.addi %n, %n : i32" for i in range(200))
+    head = "#blk = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+    body = EDGE.replace("%n: i32) {\n", "%n: i32) {\n" + pad + "\n" + body_extra + "\n", 1)
+    # (and after them: the last MAX_LINE characters of a long line go to the full parser)
+    body = body.replace("    tt.return\n", pad.replace("%pad", "%tail") + "\n    tt.return\n", 1)
+    if body_extra:
+        body = head + body.replace("module {", 'module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {', 1)
+    one = body.replace("\n", " ")
+    assert len(one) > 3 * fast_ops.MAX_LINE
+    return one
+
+
+def _fast_ops_taken(monkeypatch, text: str) -> int:
+    taken = []
+    real = reader.try_fast_op
+
+    def counting(parser, start):
+        found = real(parser, start)
+        if found is not None:
+            taken.append(found[0].name)
+        return found
+
+    with monkeypatch.context() as m:
+        m.setattr(reader, "try_fast_op", counting)
+        read_module(text, "long.ttir")
+    return len(taken)
+
+
+@pytest.mark.parametrize("extra", ["", LONG_EXTRA], ids=["edge", "edge+lookalikes"])
+def test_the_ops_of_a_long_line_take_the_fast_path(extra, monkeypatch):
+    text = _long_line(extra)
+    assert _fast_ops_taken(monkeypatch, text) >= 200 + 15
+    assert_same_structure(read_module(text, "long.ttir"), _full_parse(monkeypatch, text, "long.ttir"))
+    from ttopt.ir.writer import write_module
+
+    fast = write_module(read_module(text, "long.ttir"), keep_text=False)
+    with monkeypatch.context() as m:
+        _no_fast_paths(m)
+        slow = write_module(read_module(text, "long.ttir"), keep_text=False)
+    assert fast == slow
+
+
+def test_lookalikes_on_a_long_line_go_to_the_full_parser(monkeypatch):
+    """An op holding what looks like the start of the next op (a dotted attribute name after
+    `, `, a string, a location, a blank inside a type) is not cut there: the full parser reads
+    it, with its location."""
+    text = _long_line(LONG_EXTRA)
+    base = _fast_ops_taken(monkeypatch, _long_line(LONG_EXTRA.replace("{a.b = 1 : i32, tt.foo = 2 : i32} ", "")))
+    mod = read_module(text, "long.ttir")
+    names = {op.results[0].name_hint: op for op in mod.op.walk() if op.results}
+    assert names["d"].attributes.keys() >= {"a.b", "tt.foo"}
+    assert 'loc("f.py":1:2)' in str(names["f"].location) or "f.py" in str(names["f"].location)
+    assert "%q = tt.z" in str(names["h2"].attributes["x.y"])
+    assert _fast_ops_taken(monkeypatch, text) == base - 1  # (%d with its dict: not fast)

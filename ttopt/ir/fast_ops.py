@@ -64,6 +64,38 @@ def line_end(text: str, start: int) -> int:
     if eol < 0:
         eol = len(text) if len(text) - start <= MAX_LINE else -1
     return eol
+
+
+# Where the next op may start on a long line: blanks, then `%r = ` / `%r, %s = ` / `%r:2 = `,
+# a dialect op's name, a region's `}` or a block label.  No op of the fast path's shapes
+# holds one of these outside a string, a location or a `<...>`/`{...}` (which make the op
+# fail its shape's pattern, or its type the exact-end check: then the full parser reads it).
+_NEXT_OP = re.compile(
+    r"[ \t]+(?=" + _NAME + r"(?::\d+)?(?:[ \t]*,[ \t]*" + _NAME + r"(?::\d+)?)*[ \t]*=[ \t]"
+    r"|[a-z_][\w$]*\.[\w$.]+[ \t(<{\n]|[}^])"
+)
+
+
+def op_end(text: str, start: int) -> int:
+    """Where the op at ``start`` may end: its line's end (:func:`line_end`); where that is
+    more than ``MAX_LINE`` characters away (a whole module on one line), before the next op
+    on the line, found within ``MAX_LINE`` characters (else -1: the full parser reads the
+    op).  The fast path takes the op only if all of it up to there has its shape, so a wrong
+    guess costs only the fall back.  (The ops of a long line's last ``MAX_LINE`` characters
+    go to the full parser: a few, once per line.)"""
+    eol = text.find("\n", start, start + MAX_LINE)
+    if eol >= 0:
+        return eol
+    if len(text) - start <= MAX_LINE:
+        return len(text)
+    head = _HEAD.match(text, start)
+    if head is None:
+        return -1
+    m = _NEXT_OP.search(text, head.end(), start + MAX_LINE)
+    return -1 if m is None else m.start()
+
+
+_HEAD = re.compile(_NAME + r" = [a-z_]+\.[a-z_.]+")
 _BINARY = re.compile(r"(" + _NAME + r"), (" + _NAME + r") : (.+)")
 _UNARY = re.compile(r"(" + _NAME + r") : (.+)")
 _ARROW = re.compile(r"(" + _NAME + r")(?: \{axis = (\d+) : i32\})? : (.+?) -> (.+)")
@@ -187,7 +219,7 @@ _BRACKETS = re.compile(r'[<>\n"]')
 def try_fast_op(parser, start: int):
     """Parse the op line at `start` if it has a common shape; None to use the full parser."""
     text = parser.source
-    eol = line_end(text, start)
+    eol = op_end(text, start)
     m = LINE.match(text, start, eol) if eol >= 0 else None
     if m is None:
         return None

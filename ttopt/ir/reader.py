@@ -55,6 +55,7 @@ from ..errors import TTOptError, TTOptInternalError, line_col
 from ..xdsl_compat import ParserBase, append_new_op, set_value_name, unchecked, unchecked_data
 from .fast_ops import (
     balanced_end as _balanced_end,
+    MAX_LINE,
     SCALAR_TYPES,
     line_end,
     try_fast_for_header,
@@ -410,8 +411,9 @@ class TritonParser(ParserBase):
                     self._fill_properties(op)
                 # the op's text for the source map: its whole line, when nothing precedes
                 # it there (the fast path reads to the line's end; the next token is below)
-                line_start = text.rfind("\n", 0, pos) + 1
-                if line_start == pos or text[line_start:pos].isspace():
+                # (looked for within MAX_LINE: on a long line the op is not first on it)
+                line_start = text.rfind("\n", pos - MAX_LINE if pos > MAX_LINE else 0, pos) + 1
+                if line_start == pos or (line_start or pos < MAX_LINE) and text[line_start:pos].isspace():
                     pieces[op] = ((line_start, end),)
                 append_new_op(block, op)
                 pos, moved = nxt, True

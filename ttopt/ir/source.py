@@ -136,6 +136,9 @@ def same_state(op: Operation, snap: tuple) -> bool:
 _LABEL_COMMENT = re.compile(r"\s*//[^\"]*$")  # `^bb1:  // 2 preds: ^bb0, ^bb3`
 
 
+_NON_BLANK = re.compile(r"\S")
+
+
 class _Lines:
     """Line arithmetic on the text (0-based line numbers)."""
 
@@ -150,6 +153,7 @@ class _Lines:
                 i = find("\n", i + 1)
         self.starts = starts
         self._trivia: dict[int, bool] = {}
+        self._first: dict[int, int] = {}
 
     def line(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset) - 1
@@ -165,19 +169,33 @@ class _Lines:
     def trivia(self, line: int) -> bool:
         """A blank or comment-only line."""
         found = self._trivia.get(line)
-        if found is None:
+        if found is None:  # (once per line: linear)
             body = self.text[self.start(line) : self.end(line)].strip()
             found = self._trivia[line] = not body or body.startswith("//")
+        return found
+
+    def first_content(self, line: int) -> int:
+        """Offset of the first non-blank character of ``line`` (its end if none), found once
+        per line: the checks below cost the blanks they skip, not the line (a whole module on
+        one line made them quadratic)."""
+        found = self._first.get(line)
+        if found is None:
+            end = self.end(line)
+            m = _NON_BLANK.search(self.text, self.starts[line], end)
+            found = self._first[line] = end if m is None else m.start()
         return found
 
     def first_on_line(self, offset: int) -> bool:
         """Nothing but blanks before ``offset`` on its line."""
         line = self.line(offset)
-        return not self.text[self.start(line) : offset].strip()
+        start = self.starts[line]
+        if offset - start < 256:  # (the usual indentation: a slice is cheaper)
+            return not self.text[start:offset].strip()
+        return offset <= self.first_content(line)
 
     def last_on_line(self, offset: int) -> bool:
         """Nothing but blanks after the character at ``offset`` on its line."""
-        return not self.text[offset + 1 : self.end(self.line(offset))].strip()
+        return _NON_BLANK.search(self.text, offset + 1, self.end(self.line(offset))) is None
 
     def with_leading_trivia(self, line: int, floor: int) -> int:
         """``line`` moved up over the blank and comment lines above it (not above ``floor``)."""
@@ -190,7 +208,7 @@ class _Lines:
         comments, not above ``floor``."""
         line = self.line(offset)
         # the part of offset's own line before it
-        if self.text[self.start(line) : offset].strip():
+        if not self.first_on_line(offset):
             return line
         line -= 1
         while line > floor and self.trivia(line):
