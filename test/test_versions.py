@@ -163,3 +163,26 @@ def test_division_chain_in_every_release(path):
 def test_manifest_lists_the_releases():
     data = json.loads((FIXTURES / "fixtures.json").read_text())
     assert data
+
+
+@pytest.mark.parametrize("index", range(len(versions.SIGNS) + len(versions.op_signs())))
+def test_a_sign_is_found_where_its_pattern_matches(index):
+    """``Sign.matches`` (its pattern less a leading ``\\b`` / ``(?<![\\w.])``, the character
+    before checked by hand) finds exactly what ``pattern.finditer`` finds, on texts that put
+    each of its literals after word characters (ASCII and not), dots, blanks, quotes, at the
+    start, and twice in a row."""
+    sign = (*versions.SIGNS, *versions.op_signs())[index]
+    samples = []
+    for lit in sign.literals:
+        for before in ("", " ", "x", "_", "é", "7", ".", "%a.", '"', "#", "!", "= "):
+            for after in ("", " %a : i32", " %x, %y : f32", '"a", "f.py", 3',
+                          " = 1 : i32", "(%a) <{axis = 0 : i32, reverse = true}>", "\n"):
+                samples.append(before + lit + after)
+                samples.append(before + lit + after + " " + before + lit + after)
+                # (one match inside another's span: finditer steps past a whole match)
+                for tail in (' "m" {hex = true}', ' "m" isSigned = ', " %a : i32 {k = 1}"):
+                    samples.append(before + lit + after + " " + lit + tail)
+                    samples.append(before + lit + ' "a ' + lit + tail)
+    for text in samples:
+        assert list(sign.matches(text)) == [m.start() for m in sign.pattern.finditer(text)], (
+            sign.what, text)

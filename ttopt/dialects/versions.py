@@ -179,6 +179,52 @@ class Sign:
     what: str
     literals: tuple[str, ...]
 
+    def matches(self, text: str):
+        """The offsets where ``pattern`` matches ``text``, in order (each found by
+        :data:`_SEARCH`: a leading ``\\b`` or ``(?<![\\w.])`` would make the regular
+        expression engine try every position of the text)."""
+        bare, guard = _SEARCH[self.pattern]
+        if guard is None:
+            for m in bare.finditer(text):
+                yield m.start()
+            return
+        m = bare.search(text)
+        while m is not None:  # (as finditer would step: past a match, or one character)
+            at = m.start()
+            if at == 0 or not _word(text[at - 1], guard):
+                yield at
+                m = bare.search(text, max(m.end(), at + 1))
+            else:
+                m = bare.search(text, at + 1)
+
+    def __post_init__(self) -> None:
+        _searched(self.pattern)
+
+
+def _word(c: str, dot: bool) -> bool:
+    """Whether ``c`` is what ``\\w`` matches (or, with ``dot``, a ``.``)."""
+    return c.isalnum() or c == "_" or (dot and c == ".")
+
+
+_SEARCH: dict[re.Pattern, tuple[re.Pattern, bool | None]] = {}
+
+
+def _searched(pattern: re.Pattern) -> None:
+    """How :meth:`Sign.matches` finds ``pattern``: the pattern less a leading word boundary
+    (before a letter) or ``(?<![\\w.])``, and whether a ``.`` before a match rules it out
+    too; or the pattern itself (None)."""
+    src = pattern.pattern
+    for lead, guard in ((r"(?<![\w.])", True), (r"\b", False)):
+        rest = src[len(lead):]
+        if src.startswith(lead) and re.match(r"(?:\(\?:)?[A-Za-z_]", rest):
+            if lead == r"\b" and rest.startswith("(?:") and not re.fullmatch(
+                r"\(\?:[A-Za-z_]\w*(?:\|[A-Za-z_]\w*)*\).*", rest, re.S
+            ):
+                continue  # (each alternative must start with a letter)
+            _SEARCH[pattern] = (re.compile(rest), guard)
+            return
+    _SEARCH[pattern] = (pattern, None)
+
 
 def _sign(pattern: str, low, high, what: str, *literals: str) -> Sign:
     return Sign(re.compile(pattern), low, high, what, literals)
@@ -313,24 +359,30 @@ class Detected:
         return self.high
 
 
+_PREFIXES = ("triton_gpu.", "triton_nvidia_gpu.", "ttg.", "ttng.")
+
+
 def detect(text: str, hidden) -> Detected:
     """The releases that could have written ``text``.  ``hidden(offset)``: whether a match at
     ``offset`` is in a comment or a location string (and so says nothing).  Raises
     ``VersionConflict`` when two signs exclude each other."""
     found = Detected(OLDEST, NEWEST)
+    # (a literal whose dialect prefix the text lacks is not in it either: one substring
+    # test for the prefix spares those of every op of that dialect)
+    absent = tuple(p for p in _PREFIXES if p not in text)
     for sign in (*SIGNS, *op_signs()):
         for lit in sign.literals:  # (a loop, not any(...): a generator per sign costs more)
-            if lit in text:
+            if not lit.startswith(absent) and lit in text:
                 break
         else:
             continue
-        for m in sign.pattern.finditer(text):
-            if hidden(m.start()):
+        for at in sign.matches(text):
+            if hidden(at):
                 continue
             if sign.low > found.low:
-                found.low, found.low_sign = sign.low, (sign, m.start())
+                found.low, found.low_sign = sign.low, (sign, at)
             if sign.high < found.high:
-                found.high, found.high_sign = sign.high, (sign, m.start())
+                found.high, found.high_sign = sign.high, (sign, at)
             if found.low > found.high:
                 raise VersionConflict(found)
             break
