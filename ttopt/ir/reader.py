@@ -65,7 +65,7 @@ from .fast_ops import (
 )
 from .lexer import SKIP, STRING_LITERAL, FastMLIRLexer
 from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases, fast_loc, int_attr
-from .source import RawMarks, SourceMap
+from .source import RawMarks, SourceMap, line_starts
 from .source import build as build_source_map
 from .verify import ParseFacts, verify_parsed
 
@@ -195,7 +195,8 @@ class TritonParser(ParserBase):
         self.source = text
         self.file_name = name
         self._after_loc = -1
-        self._line_starts: list[int] | None = None
+        self._line_starts: list[int] | None = None  # (shared with the source map)
+        self._content_end: int | None = None
         self.offsets: dict[Operation, int] = {}  # op -> offset of its first token
         # what the verifier learns while parsing (ttopt.ir.verify.verify_parsed); None:
         # no verification
@@ -635,7 +636,11 @@ class TritonParser(ParserBase):
         i = self.current_token.span.start - 1
         starts = self._starts()
         while True:
-            i = _skip_blanks_back(text, i + 1) - 1  # (after a module: every alias, blanked)
+            # (after a module: every alias, blanked; the text's end of content found once)
+            if self._content_end is None:
+                self._content_end = len(text.rstrip(" \t\r\n"))
+            i = (self._content_end if i + 1 >= self._content_end
+                 else _skip_blanks_back(text, i + 1)) - 1
             if i < 0:
                 break
             line = bisect.bisect_right(starts, i) - 1
@@ -650,7 +655,7 @@ class TritonParser(ParserBase):
 
     def _starts(self) -> list[int]:
         if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.source)]
+            self._line_starts = line_starts(self.source)
         return self._line_starts
 
     def _line_col(self, offset: int) -> tuple[int, int]:
@@ -1260,7 +1265,8 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
         parser.offsets, parser.generic_ops, stripped,
     )
     try:
-        mod.source_map = build_source_map(as_read, stripped, crlf, module, parser.marks)
+        mod.source_map = build_source_map(as_read, stripped, crlf, module, parser.marks,
+                                          parser._line_starts)
         mod.source_map.aliases = dict(aliases)
     except Exception as e:  # a bug in ttopt
         raise TTOptInternalError("reading", e, filename) from e

@@ -139,19 +139,23 @@ _LABEL_COMMENT = re.compile(r"\s*//[^\"]*$")  # `^bb1:  // 2 preds: ^bb0, ^bb3`
 _NON_BLANK = re.compile(r"\S")
 
 
+def line_starts(text: str) -> list[int]:
+    """The offset where each line of ``text`` starts."""
+    starts = [0]
+    find = text.find
+    i = find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts
+
+
 class _Lines:
     """Line arithmetic on the text (0-based line numbers)."""
 
     def __init__(self, text: str, starts: list[int] | None = None):
         self.text = text
-        if starts is None:
-            starts = [0]
-            find = text.find
-            i = find("\n")
-            while i >= 0:
-                starts.append(i + 1)
-                i = find("\n", i + 1)
-        self.starts = starts
+        self.starts = line_starts(text) if starts is None else starts
         self._trivia: dict[int, bool] = {}
         self._first: dict[int, int] = {}
 
@@ -216,11 +220,13 @@ class _Lines:
         return line
 
 
-def build(text: str, parsed: str, crlf: bool, module, raw) -> SourceMap:
+def build(text: str, parsed: str, crlf: bool, module, raw,
+          starts: list[int] | None = None) -> SourceMap:
     """The source map of ``module`` read from ``text``; ``parsed`` is the text the parser read
     (``text`` with its location aliases and trailing ``loc(#..)`` blanked: same offsets), in
-    which lines are judged; ``raw`` is what the parser recorded (:class:`RawMarks`)."""
-    lines = _Lines(parsed)
+    which lines are judged; ``raw`` is what the parser recorded (:class:`RawMarks`);
+    ``starts``: :func:`line_starts` of ``parsed``, if known."""
+    lines = _Lines(parsed, starts)
     smap = SourceMap(text, crlf)
     smap.names = raw.names
     smap.loc_texts = raw.loc_texts
@@ -286,7 +292,10 @@ def build(text: str, parsed: str, crlf: bool, module, raw) -> SourceMap:
     if mod_src is not None:
         # (judged in the text as read: the parsed text has its location aliases blanked)
         head_at, tail_at = starts[module], mod_src.pieces[-1][1]
-        lines = _Lines(text)
+        # (blanking keeps every offset and may only have blanked newlines: as many newlines,
+        # the same lines)
+        same = parsed.count("\n") == text.count("\n")
+        lines = _Lines(text, lines.starts if same else None)
         head, tail = lines.line(head_at), lines.line(tail_at)
         smap.prologue = "".join(
             text[lines.start(i) : lines.end(i) + 1] for i in range(head) if not lines.trivia(i)
