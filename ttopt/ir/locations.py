@@ -269,7 +269,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
         if at and text[at - 1] != "\n" and hidden(at):
             pos = m.end()
             continue
-        full = LOC_ALIAS.match(text, m.start())
+        full = LOC_ALIAS.match(text, at)
         if full is not None:
             body_start, end = full.start(2), full.end()
         else:
@@ -280,13 +280,13 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             body_start, end = m.end(), close + 1
         name = m.group(1)
         if name in raw:
-            ln, col = line_col(text, m.start())
+            ln, col = line_col(text, at)
             raise TTOptError(f"redefinition of location alias '{name}'", filename, ln, col)
         raw[name] = (text[body_start : end - 1], body_start)
-        starts[name] = m.start()
-        lines.append((text[m.start() : end], m.start() < module_start))
-        pieces.append(text[last : m.start()])
-        pieces.append(" " * (end - m.start()))  # blanked: every offset stays where it was
+        starts[name] = at
+        lines.append((text[at:end], at < module_start))
+        pieces.append(text[last:at])
+        pieces.append(" " * (end - at))  # blanked: every offset stays where it was
         last = pos = end
     pieces.append(text[last:])
     stripped = "".join(pieces)
