@@ -70,8 +70,10 @@ def line_end(text: str, start: int) -> int:
 # a dialect op's name, a region's `}` or a block label.  No op of the fast path's shapes
 # holds one of these outside a string, a location or a `<...>`/`{...}` (which make the op
 # fail its shape's pattern, or its type the exact-end check: then the full parser reads it).
+# (tried only where a run of blanks starts: else each position of a long run would be tried,
+# each taking the rest of the run: quadratic)
 _NEXT_OP = re.compile(
-    r"[ \t]+(?=" + _NAME + r"(?::\d+)?(?:[ \t]*,[ \t]*" + _NAME + r"(?::\d+)?)*[ \t]*=[ \t]"
+    r"(?<![ \t])[ \t]+(?=" + _NAME + r"(?::\d+)?(?:[ \t]*,[ \t]*" + _NAME + r"(?::\d+)?)*[ \t]*=[ \t]"
     r"|[a-z_][\w$]*\.[\w$.]+[ \t(<{\n]|[}^])"
 )
 
