@@ -8,6 +8,8 @@ import tempfile
 
 import pytest
 
+from conftest import corpus_files, fixture_files
+
 import ttopt
 
 KERNEL = """module {
@@ -125,3 +127,39 @@ def test_hidden_scanner_agrees_with_scanning_each_line_from_its_start():
         for pos in range(len(text) + 1):
             assert scanner(pos) == _hidden_reference(text, pos), (text, pos)
 
+
+
+_BODIES = [
+    '"f":1:2)', '"f":1:2:3)', '"f":1:2) x)', '"n"(#l3))', '"n"(#l3) x)', 'callsite(#a at #b))',
+    'callsite(#a at #b) z)', "unknown)", "unknown x)", '"a\\"b":1:2)', '"a(b":1:2)', '"a)b":1:2)',
+    "fused[#a, #b])", '"n"("f":1:2))', '"f":1:2', '"f":12345678901:2)', '"x\\n":1:1)',
+    '"f":1:2\n)', '"f":1:2 )', 'callsite(#a at callsite(#b at #c)))', '"n"(#l3)', "",
+]
+
+
+@pytest.mark.parametrize("body", _BODIES)
+def test_an_alias_body_ends_where_the_full_pattern_ends(body):
+    """The reader finds an alias definition's end with ``_PLAIN_BODY`` (the common forms) or
+    ``_BODY`` after its head: where ``LOC_ALIAS`` (head and body in one pattern) ends."""
+    from ttopt.ir import locations as L
+
+    text = "#loc1 = loc(" + body
+    head = L._LOC_ALIAS_START.match(text)
+    full = L.LOC_ALIAS.match(text, 0)
+    found = L._PLAIN_BODY.match(text, head.end()) or L._BODY.match(text, head.end())
+    assert (full and (full.start(2), full.end())) == (found and (head.end(), found.end()))
+
+
+def test_alias_bodies_of_the_corpus_end_where_the_full_pattern_ends():
+    from ttopt.ir import locations as L
+
+    files = fixture_files() + corpus_files()[::7]
+    n = 0
+    for path in files:
+        text = path.read_text()
+        for head in L._LOC_ALIAS_START.finditer(text):
+            full = L.LOC_ALIAS.match(text, head.start())
+            found = L._PLAIN_BODY.match(text, head.end()) or L._BODY.match(text, head.end())
+            assert (full and full.end()) == (found and found.end()), (path, head.start())
+            n += 1
+    assert n > 1000

@@ -43,6 +43,13 @@ _FLAT = r'(?:[^()"\n]|' + _STR + r")*"
 LOC_ALIAS = re.compile(
     r"(?<![\w$.#-])(#loc[\w$.-]*)[ \t]*=[ \t]*loc\((" + _FLAT + r"(?:\(" + _FLAT + r"\)" + _FLAT + r")*)\)"
 )
+# BODY `)` of LOC_ALIAS, after its `loc(`; _PLAIN_BODY: the forms nearly every alias has (a
+# string without escapes, then `:L:C` or `(#alias)`; a callsite; unknown), matched without
+# trying the alternatives of _FLAT at each character (they end where _BODY ends)
+_BODY = re.compile(_FLAT + r"(?:\(" + _FLAT + r"\)" + _FLAT + r")*\)")
+_PLAIN_BODY = re.compile(
+    r'(?:"[^"\\\n\v\f]*"(?::\d+:\d+|\(#[\w$.-]+\))|callsite\(#[\w$.-]+ at #[\w$.-]+\)|unknown)\)'
+)
 # (no look-behind here: a pattern that starts with a literal is searched for with a fast
 # scan; the character before the match is checked by hand, `_NAME_CHAR`)
 _LOC_ALIAS_START = re.compile(r"(#loc[\w$.-]*)[ \t]*=[ \t]*loc\(")
@@ -269,9 +276,12 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
         if at and text[at - 1] != "\n" and hidden(at):
             pos = m.end()
             continue
-        full = LOC_ALIAS.match(text, at)
+        # (LOC_ALIAS at `at`: its head is what _LOC_ALIAS_START matched, the character
+        # before was checked above)
+        body_start = m.end()
+        full = _PLAIN_BODY.match(text, body_start) or _BODY.match(text, body_start)
         if full is not None:
-            body_start, end = full.start(2), full.end()
+            end = full.end()
         else:
             close, why = _body_end(text, m.end())
             if why is not None:
