@@ -152,12 +152,7 @@ def main(argv=None) -> int:
             t, rc = time_command(text)
             rows.append(f"{name:22s} {len(text):10d} {t:11.2f}  {rc}")
             print(rows[-1], file=sys.stderr, flush=True)
-        table = "\n".join(rows) + "\n"
-        print(table)
-        if args.out:
-            with open(args.out, "w") as f:
-                f.write("$ python -m bench.pathological --command --out " + args.out + "\n" + table)
-        return 0
+        return _report(rows, args.out, "--command ")
     rows = [f"{'input':22s} {'size':>9s} {'bytes':>10s} {'ttopt s':>8s} {'triton s':>8s}  outcome"]
     for name, (build, sizes) in SHAPES.items():
         points = []
@@ -172,11 +167,16 @@ def main(argv=None) -> int:
         (b0, t0), (b1, t1) = points[0], points[-1]
         slope = math.log(max(t1, 1e-6) / max(t0, 1e-6)) / math.log(b1 / b0)
         rows.append(f"{'':22s} log-log slope of ttopt's time against bytes: {slope:.2f}")
+    return _report(rows, args.out, "")
+
+
+def _report(rows: list[str], out: str | None, flags: str) -> int:
+    """Print the table, and write it to ``out`` under the command that made it."""
     table = "\n".join(rows) + "\n"
     print(table)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write("$ python -m bench.pathological --out " + args.out + "\n" + table)
+    if out:
+        with open(out, "w") as f:
+            f.write(f"$ python -m bench.pathological {flags}--out {out}\n" + table)
     return 0
 
 
