@@ -234,3 +234,54 @@ def test_lookalikes_on_a_long_line_go_to_the_full_parser(monkeypatch):
     assert 'loc("f.py":1:2)' in str(names["f"].location) or "f.py" in str(names["f"].location)
     assert "%q = tt.z" in str(names["h2"].attributes["x.y"])
     assert _fast_ops_taken(monkeypatch, text) == base - 1  # (%d with its dict: not fast)
+
+
+def _optimized_both_ways(monkeypatch, text: str) -> tuple[str, str]:
+    """``ttopt.optimize`` (unchanged ops copied from the input) with the fast paths, and
+    without them."""
+    fast = ttopt.optimize(text, [], "long.ttir")
+    return fast, _slow(monkeypatch, text, "long.ttir")
+
+
+@pytest.mark.parametrize("first", [
+    "%f0 = arith.addi %n, %n : i32",
+    "%f0 = arith.constant 007 : i32",
+    "%f0 = arith.constant dense<1.0> : tensor<4xf32>",
+])
+def test_the_first_op_of_a_long_line_is_printed_not_copied(first, monkeypatch):
+    """An op the fast path read on a long line ends before the next op, not at the line's
+    end: it is printed (`    %f0 = ...`, `7`, `1.000000e+00`), as the full parser's would
+    be, not copied from the line it shares."""
+    pad = "".join(f" %pad{i} = arith.addi %n, %n : i32" for i in range(300))
+    text = ("module {\n  tt.func public @k(%n: i32) {\n" + first + pad +
+            "\n    tt.return\n  }\n}\n")
+    fast, slow = _optimized_both_ways(monkeypatch, text)
+    assert fast == slow
+    assert "\n    %f0 = " in fast and "007" not in fast and "dense<1.0>" not in fast
+
+
+def test_the_trailing_location_of_a_line_is_its_last_ops():
+    """A line's trailing `loc(#x)` (stripped before parsing) belongs to the last op on the
+    line: an op before it on the same line keeps its own location, or has none."""
+    text = """#loc3 = loc("f.py":3:0)
+#loc5 = loc("f.py":5:0)
+module {
+  tt.func @f(%n: i32) -> i32 {
+    %a = arith.addi %n, %n : i32 loc(#loc3) %b = arith.addi %a, %a : i32 loc(#loc5)
+    %c = arith.addi %b, %b : i32 %d = arith.addi %c, %c : i32 loc(#loc5)
+    %e = scf.if %true -> (i32) {
+      scf.yield %d : i32
+    } else {
+      scf.yield %c : i32
+    } loc(#loc3)
+    tt.return %e : i32
+  }
+}
+""".replace("%true", "%t").replace("  tt.func @f(%n: i32) -> i32 {\n",
+                                    "  tt.func @f(%n: i32, %t: i1) -> i32 {\n")
+    out = ttopt.optimize(text, [], "f.ttir")
+    assert "    %a = arith.addi %n, %n : i32 loc(#loc3)\n" in out
+    assert "    %b = arith.addi %a, %a : i32 loc(#loc5)\n" in out
+    assert "    %c = arith.addi %b, %b : i32\n" in out
+    assert "    %d = arith.addi %c, %c : i32 loc(#loc5)\n" in out
+    assert "    } loc(#loc3)\n" in out

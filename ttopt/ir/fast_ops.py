@@ -84,7 +84,8 @@ def op_end(text: str, start: int) -> int:
     on the line, found within ``MAX_LINE`` characters (else -1: the full parser reads the
     op).  The fast path takes the op only if all of it up to there has its shape, so a wrong
     guess costs only the fall back.  (The ops of a long line's last ``MAX_LINE`` characters
-    go to the full parser: a few, once per line.)"""
+    go to the full parser: a few, once per line; so does an op longer than ``NEXT_OP_WITHIN``,
+    which bounds the search where ops are not separated by blanks.)"""
     eol = text.find("\n", start, start + MAX_LINE)
     if eol >= 0:
         return eol
@@ -93,8 +94,11 @@ def op_end(text: str, start: int) -> int:
     head = _HEAD.match(text, start)
     if head is None:
         return -1
-    m = _NEXT_OP.search(text, head.end(), start + MAX_LINE)
+    m = _NEXT_OP.search(text, head.end(), start + NEXT_OP_WITHIN)
     return -1 if m is None else m.start()
+
+
+NEXT_OP_WITHIN = 1024
 
 
 _HEAD = re.compile(_NAME + r" = [a-z_]+\.[a-z_.]+")

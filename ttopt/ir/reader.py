@@ -411,10 +411,12 @@ class TritonParser(ParserBase):
                 if fill:
                     self._fill_properties(op)
                 # the op's text for the source map: its whole line, when nothing precedes
-                # it there (the fast path reads to the line's end; the next token is below)
+                # it there and it ends at the line's end (on a long line the fast path may
+                # stop before the next op; the next token is below)
                 # (looked for within MAX_LINE: on a long line the op is not first on it)
                 line_start = text.rfind("\n", pos - MAX_LINE if pos > MAX_LINE else 0, pos) + 1
-                if line_start == pos or (line_start or pos < MAX_LINE) and text[line_start:pos].isspace():
+                if (line_start == pos or (line_start or pos < MAX_LINE)
+                        and text[line_start:pos].isspace()) and (text.startswith("\n", end) or end == len(text)):
                     pieces[op] = ((line_start, end),)
                 append_new_op(block, op)
                 pos, moved = nxt, True
@@ -491,8 +493,11 @@ class TritonParser(ParserBase):
         op = super().parse_operation()
         self.offsets[op] = start
         if self._trailing_locs:
-            name = self._trailing_locs.get(self._end_of_line_of_last_token())
-            if name is not None:
+            eol = self._end_of_line_of_last_token()
+            name = self._trailing_locs.get(eol)
+            # (the line's trailing `loc(#x)` is the last op's on it: not this op's where
+            # another follows on the line)
+            if name is not None and self.current_token.span.start >= eol:
                 op.location = self._alias_loc(name)
                 return op
         if self._after_loc != self.current_token.span.start:
