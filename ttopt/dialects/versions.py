@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 RELEASES: tuple[tuple[int, int], ...] = (
     (2, 1), (2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7),
@@ -178,12 +178,20 @@ class Sign:
     high: tuple[int, int]
     what: str
     literals: tuple[str, ...]
+    # how matches() searches (derived from ``pattern``: :func:`_search_of`)
+    bare: re.Pattern = field(init=False, repr=False, compare=False)
+    guard: bool | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        bare, guard = _search_of(self.pattern)
+        object.__setattr__(self, "bare", bare)
+        object.__setattr__(self, "guard", guard)
 
     def matches(self, text: str):
-        """The offsets where ``pattern`` matches ``text``, in order (each found by
-        :data:`_SEARCH`: a leading ``\\b`` or ``(?<![\\w.])`` would make the regular
-        expression engine try every position of the text)."""
-        bare, guard = _SEARCH[self.pattern]
+        """The offsets where ``pattern`` matches ``text``, in order (found with ``bare``: a
+        leading ``\\b`` or ``(?<![\\w.])`` would make the regular expression engine try
+        every position of the text)."""
+        bare, guard = self.bare, self.guard
         if guard is None:
             for m in bare.finditer(text):
                 yield m.start()
@@ -197,33 +205,28 @@ class Sign:
             else:
                 m = bare.search(text, at + 1)
 
-    def __post_init__(self) -> None:
-        _searched(self.pattern)
-
 
 def _word(c: str, dot: bool) -> bool:
     """Whether ``c`` is what ``\\w`` matches (or, with ``dot``, a ``.``)."""
     return c.isalnum() or c == "_" or (dot and c == ".")
 
 
-_SEARCH: dict[re.Pattern, tuple[re.Pattern, bool | None]] = {}
+# a pattern's start that a leading `\b` may be checked by hand before: a letter, or a group
+# of alternatives that each start with one (the match then starts with a word character)
+_WORD_START = re.compile(r"(?:[A-Za-z_]|\(\?:[A-Za-z_]\w*(?:\|[A-Za-z_]\w*)*\))")
 
 
-def _searched(pattern: re.Pattern) -> None:
-    """How :meth:`Sign.matches` finds ``pattern``: the pattern less a leading word boundary
-    (before a letter) or ``(?<![\\w.])``, and whether a ``.`` before a match rules it out
-    too; or the pattern itself (None)."""
+def _search_of(pattern: re.Pattern) -> tuple[re.Pattern, bool | None]:
+    """How :meth:`Sign.matches` finds ``pattern``: the pattern less a leading ``(?<![\\w.])``
+    (guard True: no word character or ``.`` before a match) or a leading word boundary before
+    a word character (guard False: no word character before); else the pattern itself
+    (None)."""
     src = pattern.pattern
-    for lead, guard in ((r"(?<![\w.])", True), (r"\b", False)):
-        rest = src[len(lead):]
-        if src.startswith(lead) and re.match(r"(?:\(\?:)?[A-Za-z_]", rest):
-            if lead == r"\b" and rest.startswith("(?:") and not re.fullmatch(
-                r"\(\?:[A-Za-z_]\w*(?:\|[A-Za-z_]\w*)*\).*", rest, re.S
-            ):
-                continue  # (each alternative must start with a letter)
-            _SEARCH[pattern] = (re.compile(rest), guard)
-            return
-    _SEARCH[pattern] = (pattern, None)
+    if src.startswith(r"(?<![\w.])"):
+        return re.compile(src[len(r"(?<![\w.])"):]), True
+    if src.startswith(r"\b") and _WORD_START.match(src, 2):
+        return re.compile(src[2:]), False
+    return pattern, None
 
 
 def _sign(pattern: str, low, high, what: str, *literals: str) -> Sign:
