@@ -37,7 +37,8 @@ from .lexer import STRING_LITERAL, string_literal_error, string_value
 # A location alias definition `#locN = loc(BODY)`, anywhere outside a string literal (Triton
 # prints one per line; a hand-joined or one-line module has them beside other statements).
 # BODY: no parentheses, or one level of them (`"name"(#loc3)`, `callsite(#a at #b)`); deeper
-# nesting is scanned by `_body_end`.
+# nesting is scanned by `_body_end`.  (The reader matches it in parts: _LOC_ALIAS_START, then
+# _PLAIN_BODY or _BODY; test_locations holds the parts to this whole pattern.)
 _STR = STRING_LITERAL.pattern
 _FLAT = r'(?:[^()"\n]|' + _STR + r")*"
 LOC_ALIAS = re.compile(
@@ -287,7 +288,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             if why is not None:
                 ln, col = line_col(text, close)
                 raise TTOptError(why, filename, ln, col)
-            body_start, end = m.end(), close + 1
+            end = close + 1
         name = m.group(1)
         if name in raw:
             ln, col = line_col(text, at)
@@ -376,7 +377,7 @@ def _end_of_code(text: str, start: int, after: int) -> int:
     (blanked alias definitions included) and ``//`` comments skipped backwards."""
     i = after
     while i > start:
-        i = _skip_blanks_back(text, start, i)
+        i = skip_blanks_back(text, start, i)
         line_start = text.rfind("\n", 0, i) + 1
         comment = _comment_start(text, line_start, i)
         if comment is None:
@@ -385,7 +386,7 @@ def _end_of_code(text: str, start: int, after: int) -> int:
     return i
 
 
-def _skip_blanks_back(text: str, start: int, i: int) -> int:
+def skip_blanks_back(text: str, start: int, i: int) -> int:
     """``i`` moved back over blanks (not before ``start``), in growing windows: the blanked
     alias lines after a module are thousands of characters, each looked at once."""
     window = 256

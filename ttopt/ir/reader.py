@@ -64,7 +64,14 @@ from .fast_ops import (
     try_fast_terminator,
 )
 from .lexer import SKIP, STRING_LITERAL, FastMLIRLexer
-from .locations import LocAliasTable, check_top_level_aliases, extract_loc_aliases, fast_loc, int_attr
+from .locations import (
+    LocAliasTable,
+    check_top_level_aliases,
+    extract_loc_aliases,
+    fast_loc,
+    int_attr,
+    skip_blanks_back,
+)
 from .source import RawMarks, SourceMap, line_starts
 from .source import build as build_source_map
 from .verify import ParseFacts, verify_parsed
@@ -410,14 +417,15 @@ class TritonParser(ParserBase):
                 ends[op] = nxt
                 if fill:
                     self._fill_properties(op)
-                # the op's text for the source map: its whole line, when nothing precedes
-                # it there and it ends at the line's end (on a long line the fast path may
-                # stop before the next op; the next token is below)
-                # (looked for within MAX_LINE: on a long line the op is not first on it)
-                line_start = text.rfind("\n", pos - MAX_LINE if pos > MAX_LINE else 0, pos) + 1
-                if (line_start == pos or (line_start or pos < MAX_LINE)
-                        and text[line_start:pos].isspace()) and (text.startswith("\n", end) or end == len(text)):
-                    pieces[op] = ((line_start, end),)
+                # the op's text for the source map: its whole line, when it ends at the
+                # line's end (on a long line the fast path may stop before the next op; the
+                # next token is below) and nothing precedes it there (the line's start looked
+                # for within MAX_LINE: on a longer line the op is not first on it)
+                if end == len(text) or text[end] == "\n":
+                    lo = pos - MAX_LINE if pos > MAX_LINE else 0
+                    line_start = text.rfind("\n", lo, pos) + 1
+                    if line_start == pos or (line_start or not lo) and text[line_start:pos].isspace():
+                        pieces[op] = ((line_start, end),)
                 append_new_op(block, op)
                 pos, moved = nxt, True
             if moved or self.current_token.span.start != pos:
@@ -645,7 +653,7 @@ class TritonParser(ParserBase):
             if self._content_end is None:
                 self._content_end = len(text.rstrip(" \t\r\n"))
             i = (self._content_end if i + 1 >= self._content_end
-                 else _skip_blanks_back(text, i + 1)) - 1
+                 else skip_blanks_back(text, 0, i + 1)) - 1
             if i < 0:
                 break
             line = bisect.bisect_right(starts, i) - 1
@@ -1093,18 +1101,6 @@ def _scalar_tensor(elem):
     from xdsl.dialects.builtin import TensorType
 
     return TensorType(elem, [1])
-
-
-def _skip_blanks_back(text: str, end: int) -> int:
-    """``end`` moved back over blanks, in growing windows (C-speed ``rstrip``): after the
-    last op of a module come the blanked ``#loc`` definitions, thousands of characters."""
-    window = 64
-    while True:
-        lo = max(0, end - window)
-        kept = text[lo:end].rstrip(" \t\r\n")
-        if kept or lo == 0:
-            return lo + len(kept)
-        end, window = lo, window * 4
 
 
 # ------------------------------------------------------------------ dictionaries, fast
