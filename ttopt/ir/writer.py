@@ -57,6 +57,9 @@ class TritonPrinter(PrinterBase):
         self._write = stream.write
         self.source = source
         self._taken: dict[Operation, set[str]] = {}  # isolated op -> names live in it
+        # per scope's name table (xDSL's printer copies it on entering an isolated op and
+        # only adds to it): the table, and where the search for a free `hint_N` stopped
+        self._resume: dict[int, tuple[dict, dict[str, int]]] = {}
         syntax = versions.current()
         self._syntax = None if syntax.release == versions.DEFAULT else syntax
 
@@ -250,10 +253,19 @@ class TritonPrinter(PrinterBase):
         if hint and hint.isdigit() and hint not in used:
             candidate = hint
         elif hint and not hint.isdigit():
-            candidate, k = hint, 0
+            # (names are only ever added to a scope's table, so the search for a hint goes
+            # on from where it last stopped: the name a search from 0 finds, without a
+            # quadratic walk when many values share a hint)
+            entry = self._resume.get(id(used))
+            if entry is None or entry[0] is not used:
+                entry = self._resume[id(used)] = (used, {})  # (the table kept: its id stays)
+            resume = entry[1]
+            k = resume.get(hint, 0)
+            candidate = f"{hint}_{k}" if k else hint
             while candidate in used:
                 k += 1
                 candidate = f"{hint}_{k}"
+            resume[hint] = k
         else:  # (no hint, or a number taken: `%4_1` is not an MLIR name, a fresh number is)
             candidate = self.new_value_name()
             while candidate in used:
