@@ -25,7 +25,7 @@ from xdsl.ir import Data, ParametrizedAttribute
 from conftest import FIXTURES, corpus_files, corpus_params, file_params, fixture_files, ir_files
 from ttopt.dialects import constraints
 from ttopt.ir import fast_ops, reader
-from ttopt.xdsl_compat import unchecked, unchecked_data
+from ttopt.xdsl_compat import file_line_col, unchecked, unchecked_data
 
 
 def _attrs_of(module):
@@ -144,6 +144,10 @@ def test_fast_type_takes_only_its_shapes():
 def test_unchecked_equals_the_checked_constructor():
     name, one = StringAttr("k.py"), IntAttr(1)
     assert unchecked(FileLineColLoc, name, one, one) == FileLineColLoc(name, one, one)
+    two = IntAttr(2)
+    made = file_line_col(name, one, two)  # (the reader's implicit locations)
+    assert made == FileLineColLoc(name, one, two) and made.parameters == (name, one, two)
+    assert _checked(made) == made and made != file_line_col(name, two, one)
     assert unchecked_data(IntAttr, 7) == IntAttr(7)
     with pytest.raises(ValueError):  # (every parameter, in order, and no more)
         unchecked(FileLineColLoc, name, one)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation, OpResult, SSAValue, SSAValues, Use
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -387,6 +388,17 @@ def unchecked_data(cls, data):
     attr = object.__new__(cls)
     object.__setattr__(attr, "data", data)
     return attr
+
+
+def file_line_col(filename, line, column):
+    """``FileLineColLoc(filename, line, column)`` (a ``StringAttr`` and two ``IntAttr``) as
+    :func:`unchecked` makes it, in one step: the location the reader gives every op written
+    without ``loc(...)``."""
+    loc = object.__new__(FileLineColLoc)
+    object.__setattr__(loc, "filename", filename)
+    object.__setattr__(loc, "line", line)
+    object.__setattr__(loc, "column", column)
+    return loc
 
 
 _DEFAULTS: dict[type, tuple[tuple, tuple]] = {}

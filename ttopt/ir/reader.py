@@ -52,7 +52,14 @@ from ..dialects import make_context, versions
 from ..dialects.syntax import int_attr as integer_attr
 from ..dialects.tt_attrs import PointerType
 from ..errors import TTOptError, TTOptInternalError, line_col
-from ..xdsl_compat import ParserBase, append_new_op, set_value_name, unchecked, unchecked_data
+from ..xdsl_compat import (
+    ParserBase,
+    append_new_op,
+    file_line_col,
+    set_value_name,
+    unchecked,
+    unchecked_data,
+)
 from .fast_ops import (
     balanced_end as _balanced_end,
     MAX_LINE,
@@ -75,6 +82,8 @@ from .locations import (
 from .source import RawMarks, SourceMap, line_starts
 from .source import build as build_source_map
 from .verify import ParseFacts, verify_parsed
+
+_bisect_right = bisect.bisect_right
 
 
 _BLANKS = re.compile(r"[ \t]*")
@@ -201,6 +210,7 @@ class TritonParser(ParserBase):
         self._in_dialect_type = False  # parsing a `!tt.`/`!ttg.` type: no nested lookups
         self.source = text
         self.file_name = name
+        self._file_attr: StringAttr | None = None  # (one for every implicit location)
         self._after_loc = -1
         self._line_starts: list[int] | None = None  # (shared with the source map)
         self._content_end: int | None = None
@@ -515,9 +525,15 @@ class TritonParser(ParserBase):
     def _implicit_loc(self, at: int):
         """The location MLIR gives what was written without ``loc(...)``: file:line:col of
         ``at`` (the writer prints none for it, as it was read)."""
-        ln, col = self._line_col(at)
-        loc = unchecked(FileLineColLoc, unchecked_data(StringAttr, self.file_name),
-                        int_attr(ln), int_attr(col))  # (a new object: marked by its id)
+        starts = self._line_starts
+        if starts is None:
+            starts = self._starts()
+        i = _bisect_right(starts, at) - 1
+        name = self._file_attr
+        if name is None:
+            name = self._file_attr = unchecked_data(StringAttr, self.file_name)
+        # (a new object each: the writer knows it by its id)
+        loc = file_line_col(name, int_attr(i + 1), int_attr(at - starts[i] + 1))
         self.marks.implicit_locs[id(loc)] = loc
         return loc
 
