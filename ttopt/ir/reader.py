@@ -223,6 +223,7 @@ class TritonParser(ParserBase):
         self.loc_alias_offsets: dict[str, int] = {}  # `#locN` -> offset of its definition
         self._nested_loc = False
         self._first_code: dict[int, int] = {}  # line -> offset of its first non-blank
+        self._resolved_refs: list[tuple[str, object]] = []  # (see define_values)
         self._alias_texts: list[str] = []  # the `#x = ...` / `!x = ...` definitions so far
         self._alias_env: int | None = None  # their number in _ALIAS_ENVS (None: not yet)
         self.marks = RawMarks(starts=self.offsets)  # for the source map (ttopt.ir.source)
@@ -233,13 +234,35 @@ class TritonParser(ParserBase):
     def define_values(self, name, values, span, located: bool | None = None):  # type: ignore[override]
         if name in self.ssa_values or name in self.forward_ssa_references:
             refs = self.forward_ssa_references.get(name)
+            pending = None
+            if refs:
+                # a reference with no use yet was made by an op still being read: this
+                # definition is in that op (its region, or its region's arguments), where
+                # MLIR does not look for the op's operands (it resolves them after the
+                # op's regions; `scf.if` resolves its condition first, and leaves it
+                # unlinked): the reference stays open (defined later, above the op: a
+                # dominance error; never: an undefined value)
+                pending = {i: v for i, v in refs.items() if v.first_use is None}
+                if pending:
+                    used = {i: v for i, v in refs.items() if v.first_use is not None}
+                    if used:
+                        self.forward_ssa_references[name] = used
+                    else:
+                        del self.forward_ssa_references[name]
+                    refs = used
+            if refs:  # (resolved now: an op that takes one later was still being read)
+                self._resolved_refs.extend((name, v) for v in refs.values())
             if refs and self.facts is not None:  # a use before its definition: a
                 # dominance error (ttopt.ir.verify)
                 for value in refs.values():
                     self.facts.forward_uses.extend(
                         (use.operation, use.index) for use in value.uses
                     )
-            super().define_values(name, values, span)  # errors, forward uses
+            try:
+                super().define_values(name, values, span)  # errors, forward uses
+            finally:
+                if pending:
+                    self.forward_ssa_references[name] = pending
         else:
             self.ssa_values[name] = tuple(values)
         names = self.marks.names
@@ -712,15 +735,20 @@ class TritonParser(ParserBase):
             self.top_level_spans.append((start, self.current_token.span.start))
         if self.forward_ssa_references:
             self._undefined_value_error()
+        for name, ref in self._resolved_refs:
+            if ref.first_use is not None:  # (see define_values)
+                self._undefined_value_error({name: {0: ref}})
         if len(ops) == 1 and isinstance(ops[0], ModuleOp):
             return ops[0]
         return ModuleOp(ops)
 
-    def _undefined_value_error(self):
+    def _undefined_value_error(self, references=None):
         """A value used and never defined: the error is at its first use, the operand itself
         (as MLIR reports it), not at the first place its name appears in the text."""
         first = None  # (offset of the op, name)
-        for name, refs in self.forward_ssa_references.items():
+        if references is None:
+            references = self.forward_ssa_references
+        for name, refs in references.items():
             for value in refs.values():
                 for use in value.uses:
                     at = self.offsets.get(use.operation)
@@ -731,9 +759,11 @@ class TritonParser(ParserBase):
             self.raise_error(f"values used but not defined: [{names}]")
         at, name = first
         eol = self.source.find("\n", at)
-        m = re.compile("%" + re.escape(name) + r"(?![\w$.-])").search(
-            self.source, at, len(self.source) if eol < 0 else eol
-        )
+        end = len(self.source) if eol < 0 else eol
+        name_re = "%" + re.escape(name) + r"(?![\w$.-])"
+        # (a use, not the name's definition in the op's own header: `scf.for %i = .. to %i`)
+        m = (re.compile(name_re + r"(?![ \t]*=)").search(self.source, at, end)
+             or re.compile(name_re).search(self.source, at, end))
         pos = m.start() if m else at
         self.raise_error(f"use of undefined value '%{name}'", pos, pos + len(name) + 1)
 
