@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, BlockArgument, Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.constraints import AnyAttr, BaseAttr, VerificationContext
 from xdsl.irdl.operations import (
@@ -140,6 +140,8 @@ def _verify(mod: TritonModule, xdsl: bool, parsed: ParseFacts | None = None,
     walker.run(mod.op)
     if parsed is not None and parsed.forward_uses:
         _report_forward_uses(mod, parsed.forward_uses)
+    if walker.multi_block:
+        _cfg_dominance(walker.multi_block)
     if xdsl:
         _run_xdsl_verify(mod.op)
 
@@ -527,6 +529,7 @@ class _Walker:
         self.active: set[int] = set()  # blocks whose values are visible here
         self.serial = 0
         self.dominance: VerificationFailure | None = None  # reported if nothing else is
+        self.multi_block: list[Operation] = []  # ops with a region of several blocks
 
     def run(self, top: Operation) -> None:
         plan = _plan(type(top))
@@ -601,6 +604,8 @@ class _Walker:
         for index, region in enumerate(op.regions):
             blocks = region.blocks
             single = len(blocks) == 1
+            if not single and (not self.multi_block or self.multi_block[-1] is not op):
+                self.multi_block.append(op)
             context = layouts.enter(op, index) if layouts is not None else None
             for block in blocks:
                 self.block(block, op, plan.symbol_table)
@@ -696,6 +701,179 @@ class _Walker:
 
 def _fail(op: Operation, message: str):
     raise VerificationFailure(op, f"'{op.name}' op {message}")
+
+
+def _cfg_dominance(ops: list[Operation]) -> None:
+    """MLIR's dominance rule in regions of several blocks (a function with ``cf`` branches):
+    a value defined in block D of such a region and used in (an op nested in) block U of it
+    must have D dominate U in the region's control flow graph, or, D = U, be defined before
+    the use's op in the block; a use in a block unreachable from the entry block is never
+    wrong (MLIR's rule).  ``ops``: the ops that have such a region, outermost first; one walk
+    over each outermost one covers those nested in it (linear)."""
+    done: set[int] = set()
+    for op in ops:
+        if id(op) not in done:
+            _CfgWalk(done).op(op)
+
+
+class _CfgWalk:
+    """One walk for :func:`_cfg_dominance`: for each multi-block region open around the op
+    visited, the block and the position within it of the op's ancestor there."""
+
+    def __init__(self, done: set[int]):
+        self.done = done
+        self.frames: dict[int, list] = {}  # id(block) -> its region's frame (below)
+        self.position: dict[int, int] = {}  # id(op) -> its index in its block (such blocks)
+
+    def op(self, op: Operation) -> None:
+        self.done.add(id(op))
+        for region in op.regions:
+            blocks = list(region.blocks)
+            if len(blocks) < 2:
+                for block in blocks:
+                    for inner in block.ops:
+                        self.check(inner)
+                        self.op(inner)
+                continue
+            index = {id(b): i for i, b in enumerate(blocks)}
+            tin, tout, reachable = _dominators(blocks, index)
+            frame = [index, tin, tout, reachable, 0, 0]  # (.., current block, position)
+            for b in blocks:
+                self.frames[id(b)] = frame
+            for i, block in enumerate(blocks):
+                frame[4] = i
+                for p, inner in enumerate(block.ops):
+                    frame[5] = p
+                    self.position[id(inner)] = p
+                    self.check(inner)
+                    self.op(inner)
+
+    def check(self, op: Operation) -> None:
+        frames = self.frames
+        if not frames:
+            return
+        for i, v in enumerate(operand_tuple(op)):
+            if isinstance(v, BlockArgument):
+                block, at = v.owner, -1
+            else:
+                owner = getattr(v, "op", None)
+                block = owner.parent if owner is not None else None
+                at = None
+            frame = frames.get(id(block)) if block is not None else None
+            if frame is None:
+                continue  # (defined in a single-block region: the other checks)
+            index, tin, tout, reachable, current, position = frame
+            d = index[id(block)]
+            if current not in reachable:
+                continue
+            if d == current:
+                if at is None:
+                    at = self.position.get(id(owner))
+                ok = at is not None and at < position
+            else:
+                ok = tin[d] <= tin[current] and tout[current] <= tout[d]
+            if not ok:
+                raise VerificationFailure(
+                    op, f"'{op.name}' op operand #{i} does not dominate this use"
+                )
+
+
+def _dominators(blocks: list[Block], index: dict[int, int]) -> tuple[list[int], list[int], set[int]]:
+    """The dominator tree of a region's blocks (the entry block is 0; edges: the successors
+    of each block's last op), as each block's entry and exit times in a walk of the tree
+    (``d`` dominates ``u`` iff ``tin[d] <= tin[u]`` and ``tout[u] <= tout[d]``: O(1) a
+    query), and the blocks reachable from the entry.  Lengauer and Tarjan's algorithm with
+    path compression, O(E log V), without recursion (Cooper, Harvey and Kennedy's simpler
+    iterative one is quadratic on a chain of blocks that all branch to one exit)."""
+    succ = []
+    for b in blocks:
+        last = b.last_op
+        succ.append([index[id(s)] for s in (last.successors if last is not None else ())
+                     if id(s) in index])
+    return dominator_intervals(succ)
+
+
+def dominator_intervals(succ: list[list[int]]) -> tuple[list[int], list[int], set[int]]:
+    """:func:`_dominators` of the graph ``succ`` (node i's successors; the entry is 0)."""
+    n = len(succ)
+    # depth-first numbering from the entry: num[block] (1..m; 0 unreached), vertex[k]
+    num = [0] * n
+    vertex = [0]  # (1-based)
+    parent = [0]  # (by number)
+    num[0] = 1
+    vertex.append(0)
+    parent.append(0)
+    stack = [(0, iter(succ[0]))]
+    while stack:
+        b, it = stack[-1]
+        for t in it:
+            if not num[t]:
+                vertex.append(t)
+                num[t] = len(vertex) - 1
+                parent.append(num[b])
+                stack.append((t, iter(succ[t])))
+                break
+        else:
+            stack.pop()
+    m = len(vertex) - 1
+    preds: list[list[int]] = [[] for _ in range(m + 1)]  # (by number, reached only)
+    for b in range(n):
+        if num[b]:
+            for t in succ[b]:
+                preds[num[t]].append(num[b])
+    semi = list(range(m + 1))
+    label = list(range(m + 1))
+    ancestor = [0] * (m + 1)
+    idom = [0] * (m + 1)
+    bucket: list[list[int]] = [[] for _ in range(m + 1)]
+
+    def evaluate(v: int) -> int:
+        if not ancestor[v]:
+            return v
+        path = []
+        x = v
+        while ancestor[ancestor[x]]:
+            path.append(x)
+            x = ancestor[x]
+        for x in reversed(path):  # (compressed from the top down)
+            a = ancestor[x]
+            if semi[label[a]] < semi[label[x]]:
+                label[x] = label[a]
+            ancestor[x] = ancestor[a]
+        return label[v]
+
+    for w in range(m, 1, -1):
+        for v in preds[w]:
+            u = evaluate(v)
+            if semi[u] < semi[w]:
+                semi[w] = semi[u]
+        bucket[semi[w]].append(w)
+        ancestor[w] = parent[w]  # (link)
+        for v in bucket[parent[w]]:
+            u = evaluate(v)
+            idom[v] = u if semi[u] < semi[v] else parent[w]
+        bucket[parent[w]] = []
+    for w in range(2, m + 1):
+        if idom[w] != semi[w]:
+            idom[w] = idom[idom[w]]
+    children: list[list[int]] = [[] for _ in range(m + 1)]
+    for w in range(2, m + 1):
+        children[idom[w]].append(w)
+    tin, tout = [0] * n, [0] * n
+    clock = 0
+    walk = [(1, iter(children[1]))]
+    while walk:
+        w, it = walk[-1]
+        for c in it:
+            clock += 1
+            tin[vertex[c]] = clock
+            walk.append((c, iter(children[c])))
+            break
+        else:
+            walk.pop()
+            clock += 1
+            tout[vertex[w]] = clock
+    return tin, tout, {vertex[k] for k in range(1, m + 1)}
 
 
 def _defined_in_multi_block_ancestor(value, use: Operation) -> bool:
