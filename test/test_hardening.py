@@ -5,6 +5,7 @@ Every file these tests write lives under pytest's tmp_path (CI runs as root: a d
 made there with os.mknod, never touched in /dev)."""
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -194,6 +195,22 @@ BAD = {
         b"    %b = arith.addi %a, %a : tensor<8xi32>\n    tt.return\n  }\n}\n",
         "4:21: error: operand is used with type tensor<8xi32>, but has been previously used or "
         "defined with type tensor<4xi32>",
+    ),
+    # (found by fuzzing: internal errors, exit 3; Triton's messages)
+    "block_label_redefined_after_a_branch_to_it": (
+        b"module {\n  tt.func public @k() {\n    cf.br ^bb1\n  ^bb1:\n    cf.br ^bb1\n  ^bb1:\n"
+        b"    tt.return\n  }\n}\n",
+        "6:3: error: redefinition of block '^bb1'",
+    ),
+    "block_label_redefined": (
+        b"module {\n  tt.func public @k() {\n    cf.br ^bb1\n  ^bb2:\n    cf.br ^bb1\n  ^bb2:\n"
+        b"    cf.br ^bb1\n  ^bb1:\n    tt.return\n  }\n}\n",
+        "6:3: error: redefinition of block '^bb2'",
+    ),
+    "hexadecimal_float_wider_than_its_type": (
+        b"module {\n  tt.func public @k() {\n    %c = arith.constant 0x7FC000000 : f32\n"
+        b"    tt.return\n  }\n}\n",
+        "3:25: error: hexadecimal float constant out of range for type",
     ),
 }
 
@@ -545,3 +562,20 @@ def test_the_kept_thread_keeps_nothing_of_a_finished_call():
     del arg
     gc.collect()
     assert ref() is None
+
+
+@pytest.mark.parametrize("literal, bits", [
+    ("70000.0 : f16", "0x7c00"), ("65520.0 : f16", "0x7c00"), ("-70000.0 : f16", "0xfc00"),
+    ("1.0e39 : f32", "0x7f800000"), ("-3.5e38 : f32", "0xff800000"),
+])
+def test_a_decimal_float_beyond_its_type_is_an_infinity(literal, bits):
+    """As MLIR reads it (Triton prints `70000.0 : f16` back as `0x7C00`); it was an
+    internal error (xDSL packing the value into the type's bytes)."""
+    from ttopt.ir.reader import read_module
+    from ttopt.ir.writer import write_module
+
+    text = f"module {{\n  tt.func public @k() {{\n    %c = arith.constant {literal}\n    tt.return\n  }}\n}}\n"
+    assert ttopt.optimize(text, ["redundant-load"]) == text  # (copied as written)
+    printed = write_module(read_module(text, "t.ttir"), keep_text=False)
+    assert re.search(rf"(?m)^    %c = arith\.constant {bits} : f(16|32) ", printed), printed
+    assert triton_accepts(text).ok and triton_accepts(printed).ok

@@ -657,7 +657,14 @@ class TritonParser(ParserBase):
             dims.append(self.parse_shape_dimension())
 
     def parse_block(self):  # type: ignore[override]
-        start = self.current_token.span.start
+        tok = self.current_token
+        start = tok.span.start
+        if tok.kind == MLIRTokenKind.CARET_IDENT:
+            # a label defined twice, the first one branched to before it: xDSL 0.74 takes
+            # the second for the first's forward reference again (a KeyError)
+            known = self.blocks.get(tok.text[1:])
+            if known is not None and known[0] in self.marks.labels:
+                self.raise_error(f"redefinition of block '{tok.text}'", start, tok.span.end)
         block = super().parse_block()
         self.marks.labels[block] = start
         return block
@@ -924,11 +931,31 @@ class TritonParser(ParserBase):
     # --- a number whose type is a float type, as MLIR reads it: a decimal integer is no
     #     float (`0 : f32`), a hexadecimal one is its bits and has no sign (`-0x1 : f32`)
     def parse_optional_builtin_int_or_float_attr(self):  # type: ignore[override]
-        m = _INT_LITERAL.match(self.source, self.current_token.span.start)
-        attr = super().parse_optional_builtin_int_or_float_attr()
+        start = self.current_token.span.start
+        m = _INT_LITERAL.match(self.source, start)
+        try:
+            attr = super().parse_optional_builtin_int_or_float_attr()
+        except OverflowError:  # (xDSL packs the value into the float type's bytes)
+            return self._float_out_of_range(start, m)
         if m is not None and isinstance(attr, FloatAttr):
             self._float_from_integer(m.group(1) is not None, m.group(2), m.start(2))
         return attr
+
+    def _float_out_of_range(self, start: int, m) -> FloatAttr:
+        """A float literal too large for its type, as MLIR reads it: a decimal one rounds to
+        an infinity of its sign (``70000.0 : f16`` is ``0x7C00``), a hexadecimal one (its
+        bits) wider than the type is an error."""
+        if m is not None and m.group(2)[:2] in ("0x", "0X"):
+            at = m.start(2)
+            self.raise_error("hexadecimal float constant out of range for type", at,
+                             at + len(m.group(2)))
+        self.resume_from(start)
+        value = self.parse_number()
+        self.parse_punctuation(":")
+        typ = self.parse_type()
+        if not isinstance(typ, AnyFloat) or not isinstance(value, float):
+            self.raise_error("number out of range for its type", start)
+        return FloatAttr(math.copysign(math.inf, value), typ)
 
     def _float_from_integer(self, negative: bool, literal: str, at: int) -> None:
         """MLIR's error for the integer literal ``literal`` (at ``at``, after its sign) read
