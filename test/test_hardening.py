@@ -207,6 +207,11 @@ BAD = {
         b"    cf.br ^bb1\n  ^bb1:\n    tt.return\n  }\n}\n",
         "6:3: error: redefinition of block '^bb2'",
     ),
+    "typed_boolean_constant": (  # (`true` takes no type: the fast path took it)
+        b"module {\n  tt.func public @k() {\n    %c = arith.constant true : i1\n"
+        b"    tt.return\n  }\n}\n",
+        "3:30: error: expected an operation",
+    ),
     "hexadecimal_float_wider_than_its_type": (
         b"module {\n  tt.func public @k() {\n    %c = arith.constant 0x7FC000000 : f32\n"
         b"    tt.return\n  }\n}\n",
@@ -579,3 +584,32 @@ def test_a_decimal_float_beyond_its_type_is_an_infinity(literal, bits):
     printed = write_module(read_module(text, "t.ttir"), keep_text=False)
     assert re.search(rf"(?m)^    %c = arith\.constant {bits} : f(16|32) ", printed), printed
     assert triton_accepts(text).ok and triton_accepts(printed).ok
+
+
+_WS_KERNEL = (
+    'module {\n  tt.func public @k(%p: !tt.ptr<f32>) {\n    %c = arith.constant 1.0 : f32 loc(#loc1)\n'
+    '    %d = arith.addf %c, %c : f32\n    tt.return\n  }\n}\n#loc1 = loc("a.py":1:2)\n'
+)
+_WS_SPOTS = {  # where: (text replaced, by, the error's LINE:COL and message start)
+    "between-tokens": ("arith.addf %c, %c", "arith.addf %c,{W}%c", "4:24: error: Unexpected character: "),
+    "line-start": ("    tt.return", "{W}   tt.return", "5:1: error: Unexpected character: "),
+    "end-of-input": ('1:2)\n', '1:2)\n{W}', "9:1: error: Unexpected character: "),
+    "location-alias": ('loc("a.py":1:2)', 'loc({W}"a.py":1:2)', "8:13: error: unexpected text in location"),
+}
+
+
+@pytest.mark.parametrize("blank", ["\f", "\v", "\u00a0", "\u2003", "\x1c"])
+@pytest.mark.parametrize("spot", sorted(_WS_SPOTS))
+def test_only_mlirs_four_blanks_separate_tokens(spot, blank):
+    """Space, tab, newline and carriage return: a form feed, a vertical tab or a Unicode
+    space is an unexpected character for MLIR (Python's `\\s`, which ttopt's lexer and
+    xDSL's used, took them as blanks: accepted)."""
+    old, new, error = _WS_SPOTS[spot]
+    text = _WS_KERNEL.replace(old, new.replace("{W}", blank))
+    assert not triton_accepts(text).ok
+    with pytest.raises(ttopt.TTOptError) as e:
+        ttopt.optimize(text, ["redundant-load"], "t.ttir")
+    assert str(e.value).startswith(f"t.ttir:{error}"), str(e.value)
+    if "Unexpected character" in error:
+        assert str(e.value).endswith(ascii(blank)[1:-1])
+    assert triton_accepts(_WS_KERNEL).ok and ttopt.optimize(_WS_KERNEL, []) == _WS_KERNEL

@@ -30,6 +30,7 @@ When xDSL changes, this module (and the test) is what to update.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from xdsl.dialects.builtin import FileLineColLoc
@@ -242,7 +243,11 @@ class PrinterBase(Printer):
 
 
 class LexerBase(MLIRLexer):
-    """xDSL's MLIR lexer with its string-literal step overridable under a public name."""
+    """xDSL's MLIR lexer with its string-literal step overridable under a public name, and
+    MLIR's blanks (space, tab, newline, carriage return: xDSL's ``\\s`` also skips a form
+    feed and a vertical tab, which MLIR takes for unexpected characters)."""
+
+    _whitespace_regex = re.compile(r"((//[^\n]*(\n)?)|([ \t\n\r]+))*")
 
     def _lex_string_literal(self, start_pos):  # type: ignore[override]
         return self.lex_string_literal(start_pos)

@@ -108,7 +108,8 @@ _ARROW = re.compile(r"(" + _NAME + r")(?: \{axis = (\d+) : i32\})? : (.+?) -> (.
 _CAST = re.compile(r"(" + _NAME + r") : (.+?) to (.+)")
 _ADDPTR = re.compile(r"(" + _NAME + r"), (" + _NAME + r") : (.+)")
 _COMPARE = re.compile(r"([a-z]+), (" + _NAME + r"), (" + _NAME + r") : (.+)")
-_CONSTANT = re.compile(r"(-?\d+|true|false) : (i\d+|index)")
+# (`true`/`false` take no type: `arith.constant true : i1` is an error, the full parser's)
+_CONSTANT = re.compile(r"(-?\d+) : (i\d+|index)")
 _DENSE = re.compile(r"dense<(-?[0-9][0-9.eE+-]*|-?0x[0-9A-Fa-f]+|true|false)> : (tensor<.+>)")
 _LOAD = re.compile(
     r"(" + _NAME + r")(?:, (" + _NAME + r"))?(?:, (" + _NAME + r"))?"
@@ -375,16 +376,9 @@ def try_fast_op(parser, start: int):
         if not mm:
             return None
         lit, t = mm.group(1), _SCALARS.get(mm.group(2))
-        if t is None:  # (i128 and other widths: the full parser)
+        if t is None or t is i1:  # (i128 and other widths, and i1: the full parser)
             return None
-        if lit in ("true", "false"):
-            if t is not i1:
-                return None
-            v = int(lit == "true")
-        else:
-            v = int(lit)
-            if t is i1:
-                return None
+        v = int(lit)
         try:
             attr = int_attr(v, t) if isinstance(t, IntegerType) else IntegerAttr(v, t)
         except Exception:

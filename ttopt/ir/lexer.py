@@ -31,8 +31,11 @@ from ..xdsl_compat import LexerBase, keep_exact_value_names, patch_string_litera
 
 _SUFFIX = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 # what is skipped before a token: blanks and `//` comments (the reader's fast path also
-# finds the start of the next token with it)
-_SKIPPED = r"(?:(?://[^\n]*(?:\n)?)|\s+)*"
+# finds the start of the next token with it).  MLIR's blanks are these four: a form feed,
+# a vertical tab or a Unicode space (U+00A0...) is an unexpected character (Python's `\s`
+# takes them all)
+BLANKS = " \t\n\r"
+_SKIPPED = r"(?:(?://[^\n]*(?:\n)?)|[ \t\n\r]+)*"
 SKIP = re.compile(_SKIPPED)
 _FAST = re.compile(
     _SKIPPED +

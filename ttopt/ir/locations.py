@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
 
 from ..errors import TTOptError, line_col
 from ..xdsl_compat import unchecked, unchecked_data
-from .lexer import STRING_LITERAL, string_literal_error, string_value
+from .lexer import BLANKS, STRING_LITERAL, string_literal_error, string_value
 
 # A location alias definition `#locN = loc(BODY)`, anywhere outside a string literal (Triton
 # prints one per line; a hand-joined or one-line module has them beside other statements).
@@ -126,7 +126,7 @@ def _body_end(text: str, start: int) -> tuple[int, str | None]:
 
 
 _TOKEN = re.compile(
-    r"""\s*(?:
+    r"""[ \t\n\r]*(?:
         (?P<str>""" + STRING_LITERAL.pattern + r""")
       | (?P<quote>")
       | (?P<alias>\#[\w$.-]+)
@@ -153,7 +153,7 @@ class _LocParser:
         self.tokens = []
         pos = 0
         while pos < len(text):
-            if text[pos:].strip() == "":
+            if text[pos:].strip(BLANKS) == "":
                 break
             m = _TOKEN.match(text, pos)
             if m is None:

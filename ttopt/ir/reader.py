@@ -70,7 +70,7 @@ from .fast_ops import (
     try_fast_store,
     try_fast_terminator,
 )
-from .lexer import SKIP, STRING_LITERAL, FastMLIRLexer
+from .lexer import BLANKS, SKIP, STRING_LITERAL, FastMLIRLexer
 from .locations import (
     LocAliasTable,
     check_top_level_aliases,
@@ -1414,10 +1414,14 @@ def _convert(e: ParseError, filename: str) -> TTOptError:
             f"input is not UTF-8 text (byte 0x{ord(bad) - 0xDC00:02x})", filename, ln, col
         )
     msg = _PLACEHOLDER.sub(lambda m: repr(bad) if bad else "end of input", msg)
-    if not text[span.start :].strip():
+    if msg.startswith("Unexpected character") and bad and (bad.isspace() or not bad.isprintable()):
+        msg = f"Unexpected character: {ascii(bad)[1:-1]}"  # (a blank MLIR does not skip,
+        # U+00A0, a form feed: shown, not dropped as the message's trailing blank)
+    if not text[span.start :].strip(BLANKS):  # (a form feed there is a bad character)
         msg = "unexpected end of input (truncated file?)"
-    elif msg == "Could not parse entire input!":
-        msg = "expected an operation"
+    elif msg in ("Could not parse entire input!", "in block definition"):
+        msg = "expected an operation"  # (the second: xDSL's message for a token that is
+        # neither an op nor a block label, without its start)
     if "is not registered" in msg:
         if msg.startswith("Operation "):
             msg = msg.replace("Operation ", "operation '", 1).replace(" is not registered", "' is unknown")
