@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
+    EqAttrConstraint,
     AttrSizedOperandSegments,
     ParsePropInAttrDict,
     SameVariadicOperandSize,
@@ -148,6 +149,10 @@ from .tt_attrs import (
 TENSOR = TTTensor()
 I32 = ExactType(i32, "32-bit signless integer")
 I64 = ExactType(i64, "64-bit signless integer")
+# Triton's integer properties are all 32-bit (I32Attr, I32 enums, DenseI32ArrayAttr): in the
+# generic form, another width (`axis = 1 : i16`, `array<i1>`) is refused
+I32_ATTR = IntegerAttr.constr(EqAttrConstraint(i32))
+I32_ARRAY = DenseArrayBase.constr(EqAttrConstraint(i32))
 
 ProgramDim = i32_enum_directive("ProgramDim", PROGRAM_DIM, "program dimension")
 RoundingMode = i32_enum_directive("RoundingMode", ROUNDING_MODE, "rounding mode")
@@ -320,10 +325,10 @@ class LoadOp(TritonOp):
     mask = opt_operand_def(BoolLike())
     other = opt_operand_def()
     result = result_def()
-    boundaryCheck = opt_prop_def(DenseArrayBase)
-    padding = opt_prop_def(IntegerAttr)
-    cache = opt_prop_def(IntegerAttr)
-    evict = opt_prop_def(IntegerAttr)
+    boundaryCheck = opt_prop_def(I32_ARRAY)
+    padding = opt_prop_def(I32_ATTR)
+    cache = opt_prop_def(I32_ATTR)
+    evict = opt_prop_def(I32_ATTR)
     isVolatile = opt_prop_def(BoolAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = tt_traits(LoadEffects())
@@ -408,9 +413,9 @@ class StoreOp(TritonOp):
     ptr = operand_def(TTLoadPtr())
     value = operand_def()
     mask = opt_operand_def(BoolLike())
-    boundaryCheck = opt_prop_def(DenseArrayBase)
-    cache = opt_prop_def(IntegerAttr)
-    evict = opt_prop_def(IntegerAttr)
+    boundaryCheck = opt_prop_def(I32_ARRAY)
+    cache = opt_prop_def(I32_ATTR)
+    evict = opt_prop_def(I32_ATTR)
     traits = tt_traits(MemoryWriteEffect())
 
     def __init__(
@@ -666,7 +671,7 @@ class ReduceOp(TritonOp):
     name = "tt.reduce"
     srcs = var_operand_def(TENSOR)
     outs = var_result_def()
-    axis = prop_def(IntegerAttr)
+    axis = prop_def(I32_ATTR)
     combineOp = region_def("single_block")
     traits = tt_traits(RecursiveMemoryEffect())  # as pure as its body
 
@@ -716,7 +721,7 @@ class ScanOp(TritonOp):
     name = "tt.scan"
     srcs = var_operand_def(TENSOR)
     outs = var_result_def()
-    axis = prop_def(IntegerAttr)
+    axis = prop_def(I32_ATTR)
     reverse = prop_def(BoolAttr)
     combineOp = region_def("single_block")
     traits = tt_traits(RecursiveMemoryEffect())  # as pure as its body
@@ -828,7 +833,7 @@ class ExpandDimsOp(ArrowOp):
     name = "tt.expand_dims"
     src = operand_def(TENSOR)
     result = result_def(TENSOR)
-    axis = prop_def(IntegerAttr)
+    axis = prop_def(I32_ATTR)
     traits = tt_traits(Pure())
     SYNTAX_VARIANTS: ClassVar[tuple] = PARENS_BEFORE_3
 
@@ -852,9 +857,12 @@ class ExpandDimsOp(ArrowOp):
             require_same_element_type(s, r)
         axis = self.properties["axis"].value.data
         ss = shape_of(s)
-        if 0 <= axis <= len(ss):  # (outside, Triton's own inference is undefined: not checked)
-            if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
-                require_inferred_shape(ss[:axis] + (1,) + ss[axis:], r)
+        if not 0 <= axis <= len(ss):
+            # (Triton's inference inserts past the shape's end: its verdict is undefined, a
+            # refusal with a garbage shape or a crash; never valid)
+            raise VerifyException(f"axis {axis} is out of range for a tensor of rank {len(ss)}")
+        if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
+            require_inferred_shape(ss[:axis] + (1,) + ss[axis:], r)
 
 
 @irdl_triton_op
@@ -903,7 +911,7 @@ class TransOp(ArrowOp):
     name = "tt.trans"
     src = operand_def(TENSOR)
     result = result_def(TENSOR)
-    order = prop_def(DenseArrayBase)
+    order = prop_def(I32_ARRAY)
     traits = tt_traits(Pure())
 
     def __init__(
@@ -968,7 +976,7 @@ class FpToFpOp(TritonOp):
     name = "tt.fp_to_fp"
     src = operand_def(TTFloatLike())
     result = result_def(TTFloatLike())
-    rounding = opt_prop_def(IntegerAttr)
+    rounding = opt_prop_def(I32_ATTR)
     traits = tt_traits(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     custom_directives = (RoundingMode,)
@@ -1230,7 +1238,7 @@ class MakeTensorPtrOp(TritonOp):
     strides = var_operand_def()
     offsets = var_operand_def()
     result = result_def()
-    order = prop_def(DenseArrayBase)
+    order = prop_def(I32_ARRAY)
     irdl_options = (SameVariadicOperandSize(),)
     traits = tt_traits(Pure())
 
@@ -1272,8 +1280,8 @@ class MakeRangeOp(TritonOp):
     """``tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>``."""
 
     name = "tt.make_range"
-    start = prop_def(IntegerAttr)
-    end = prop_def(IntegerAttr)
+    start = prop_def(I32_ATTR)
+    end = prop_def(I32_ATTR)
     result = result_def(TENSOR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(Pure())
@@ -1319,7 +1327,7 @@ class _ProgramDimOp(TritonOp):
     """``op x : i32``."""
 
     result = result_def(I32)
-    axis = prop_def(IntegerAttr)
+    axis = prop_def(I32_ATTR)
     traits = tt_traits(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     custom_directives = (ProgramDim,)
@@ -1380,7 +1388,7 @@ class ClampFOp(TritonOp):
     min = operand_def(TTFloatLike())
     max = operand_def(TTFloatLike())
     result = result_def(TTFloatLike())
-    propagateNan = prop_def(IntegerAttr)
+    propagateNan = prop_def(I32_ATTR)
     traits = tt_traits(Pure())
 
     def verify_(self) -> None:
@@ -1425,7 +1433,7 @@ class DotLikeOp(TritonOp):
     b = operand_def()
     c = operand_def()
     d = result_def()
-    inputPrecision = opt_prop_def(IntegerAttr)
+    inputPrecision = opt_prop_def(I32_ATTR)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1498,9 +1506,9 @@ class AtomicRMWOp(TritonOp):
     val = operand_def()
     mask = opt_operand_def()
     result = result_def()
-    atomic_rmw_op = prop_def(IntegerAttr)
-    sem = prop_def(IntegerAttr)
-    scope = prop_def(IntegerAttr)
+    atomic_rmw_op = prop_def(I32_ATTR)
+    sem = prop_def(I32_ATTR)
+    scope = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
     custom_directives = (RMWOp, MemSemantic, MemSyncScope)
@@ -1518,8 +1526,8 @@ class AtomicCASOp(TritonOp):
     cmp = operand_def()
     val = operand_def()
     result = result_def()
-    sem = prop_def(IntegerAttr)
-    scope = prop_def(IntegerAttr)
+    sem = prop_def(I32_ATTR)
+    scope = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
     custom_directives = (MemSemantic, MemSyncScope)
@@ -1561,7 +1569,7 @@ class PrintOp(TritonOp):
     args = var_operand_def()
     prefix = prop_def(StringAttr)
     hex = prop_def(BoolAttr)
-    isSigned = prop_def(DenseArrayBase)
+    isSigned = prop_def(I32_ARRAY)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(MemoryWriteEffect())
     assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"
@@ -1578,7 +1586,7 @@ class GatherOp(TritonOp):
     src = operand_def(TENSOR)
     indices = operand_def(TENSOR)
     result = result_def(TENSOR)
-    axis = prop_def(IntegerAttr)
+    axis = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(Pure())
     assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
@@ -1622,6 +1630,24 @@ class ElementwiseInlineAsmOp(TritonOp):
     traits = tt_traits(PureIfMarked())
     assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($outs)"
 
+    def verify_(self) -> None:
+        """Triton's: the first operand's element count is a multiple of ``packed_element``."""
+        packed = self.properties.get("packed_element") or self.attributes.get("packed_element")
+        if not isinstance(packed, IntegerAttr) or not self.args:
+            return
+        t = self.args[0].type
+        n = 0
+        if isinstance(t, TensorType):
+            n = 1
+            for d in t.get_shape():
+                n *= d
+        k = packed.value.data
+        if k <= 0 or n % k:  # (0: Triton divides by it)
+            raise VerifyException(
+                f"number of input elements {n} must be a multiple of the op's packed_element "
+                f"attribute, {k}"
+            )
+
 
 # ---------------------------------------------------------------------------- descriptors
 
@@ -1636,8 +1662,8 @@ class DescriptorLoadOp(TritonOp):
     desc = operand_def()
     indices = var_operand_def()
     result = result_def()
-    cache = opt_prop_def(IntegerAttr)
-    evict = opt_prop_def(IntegerAttr)
+    cache = opt_prop_def(I32_ATTR)
+    evict = opt_prop_def(I32_ATTR)
     traits = tt_traits(MemoryReadEffect())
 
     @classmethod
@@ -1776,7 +1802,7 @@ class DescriptorReduceOp(TritonOp):
     desc = operand_def(TENSORDESC)
     src = operand_def(TENSOR)
     indices = var_operand_def(I32)
-    kind = prop_def(IntegerAttr)
+    kind = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
     custom_directives = (DescriptorReduceKind,)
@@ -1801,8 +1827,8 @@ class DotScaledOp(TritonOp):
     a_scale = opt_operand_def(TENSOR)
     b_scale = opt_operand_def(TENSOR)
     d = result_def(TENSOR)
-    a_elem_type = prop_def(IntegerAttr)
-    b_elem_type = prop_def(IntegerAttr)
+    a_elem_type = prop_def(I32_ATTR)
+    b_elem_type = prop_def(I32_ATTR)
     fastMath = prop_def(BoolAttr)
     lhs_k_pack = opt_prop_def(BoolAttr)
     rhs_k_pack = opt_prop_def(BoolAttr)
