@@ -207,6 +207,12 @@ BAD = {
         b"    cf.br ^bb1\n  ^bb1:\n    tt.return\n  }\n}\n",
         "6:3: error: redefinition of block '^bb2'",
     ),
+    "xdsl_message_glued_to_its_context": (  # (was "Expected ':'function type signature expected")
+        b'module {\n  tt.func public @k(%x: tensor<4xf32>) {\n    %s = "tt.reduce"(%x) <{axis = 0 : i32}> {foo} ({\n'
+        b"    ^bb0(%a: f32, %b: f32):\n      %o = arith.addf %a, %b : f32\n      tt.reduce.return %o : f32\n"
+        b"    }) : (tensor<4xf32>) -> f32\n    tt.return\n  }\n}\n",
+        "3:51: error: Expected ':' (function type signature expected)",
+    ),
     "typed_boolean_constant": (  # (`true` takes no type: the fast path took it)
         b"module {\n  tt.func public @k() {\n    %c = arith.constant true : i1\n"
         b"    tt.return\n  }\n}\n",

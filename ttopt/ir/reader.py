@@ -1393,6 +1393,7 @@ def _context(release: tuple[int, int], low: tuple[int, int], high: tuple[int, in
     return make_context(release, (low, high))
 
 
+_GLUED = re.compile(r"^(Expected '[^']*')([A-Za-z].*)$")
 # xDSL messages with a placeholder its authors forgot to format ("... after {first_char}")
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 
@@ -1419,6 +1420,8 @@ def _convert(e: ParseError, filename: str) -> TTOptError:
         # U+00A0, a form feed: shown, not dropped as the message's trailing blank)
     if not text[span.start :].strip(BLANKS):  # (a form feed there is a bad character)
         msg = "unexpected end of input (truncated file?)"
+    elif _GLUED.match(msg):  # (xDSL's "Expected ':'" + a context without its blank)
+        msg = _GLUED.sub(r"\1 (\2)", msg)
     elif msg in ("Could not parse entire input!", "in block definition"):
         msg = "expected an operation"  # (the second: xDSL's message for a token that is
         # neither an op nor a block label, without its start)
