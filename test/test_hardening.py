@@ -619,3 +619,17 @@ def test_only_mlirs_four_blanks_separate_tokens(spot, blank):
     if "Unexpected character" in error:
         assert str(e.value).endswith(ascii(blank)[1:-1])
     assert triton_accepts(_WS_KERNEL).ok and ttopt.optimize(_WS_KERNEL, []) == _WS_KERNEL
+
+
+def test_an_odd_file_name_keeps_the_error_on_one_line(tmp_path):
+    """A newline or a byte that is not UTF-8 in the file name is shown escaped."""
+    bad = b"module {\n  %x = foo\n}\n"
+    names = {b"a\nb.ttir": "a\\nb.ttir", b"\xff.ttir": "\\xff.ttir"}
+    for raw, shown in names.items():
+        path = os.path.join(os.fsencode(tmp_path), raw)
+        with open(path, "wb") as f:
+            f.write(bad)
+        proc = subprocess.run([sys.executable, "-m", "ttopt.cli", path], capture_output=True, cwd=ROOT,
+                              timeout=120)
+        line = one_error_line(proc)
+        assert line == f"{tmp_path}/{shown}:2:8: error: operation 'foo' is unknown", line

@@ -37,7 +37,8 @@ class TTOptError(Exception):
         self.col = col
 
     def __str__(self) -> str:
-        where = self.filename
+        # (a file name with a newline or a byte that is not UTF-8: still one line)
+        where = "".join(_printable(c) for c in self.filename)
         if self.line is not None:
             where += f":{self.line}:{self.col or 1}"
         return f"{where}: {self.kind}: {self.message}"
