@@ -2,13 +2,16 @@
 
     python -m bench.scaling [--max-lines 60000] [--out bench/results/scaling]
 
-Two shapes, each at sizes doubling up to ``--max-lines`` lines:
+Three shapes, each at sizes doubling up to ``--max-lines`` lines:
 
 * ``copies``: N copies of ``test/fixtures/small/looped_softmax.ttir`` in one module (loops,
   three reductions, masked loads and stores, locations): many small functions;
 * ``long``: ONE function of N blocks of (a duplicate load differing only in its eviction
   hint, a reduction, a two-step division chain, a store): many loads, reductions, stores
-  and divisions in one scope, the shape that once made ``redundant-reduce`` quadratic.
+  and divisions in one scope, the shape that once made ``redundant-reduce`` quadratic;
+* ``masks``: ONE function of N loads of one address, each under a mask of its own (a float
+  compare that no implication rule relates to another), no store between: the shape that
+  once made ``redundant-load`` quadratic (each load checked against every earlier one).
 
 For each size, ``ttopt.run_pipeline`` with the three passes reports the time of reading
 (with verification), of each pass and of printing; the best of ``--repeat`` runs is kept.
@@ -76,7 +79,29 @@ def long_function(lines: int) -> str:
     return "\n".join(out)
 
 
-SHAPES = {"copies": copies, "long": long_function}
+def one_address_masks(lines: int) -> str:
+    t, p = "tensor<128xf32>", "tensor<128x!tt.ptr<f32>>"
+    out = [
+        "module {",
+        "  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {",
+        "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>",
+        f"    %s = tt.splat %p : !tt.ptr<f32> -> {p}",
+        f"    %a = tt.addptr %s, %r : {p}, tensor<128xi32>",
+        f"    %t = tt.splat %q : !tt.ptr<f32> -> {p}",
+        f"    %b = tt.addptr %t, %r : {p}, tensor<128xi32>",
+        f"    %v = tt.load %b : {p}",
+    ]
+    for i in range((lines - 11) // 3):
+        out += [
+            f"    %c{i} = arith.constant dense<{i}.5> : {t}",
+            f"    %m{i} = arith.cmpf olt, %v, %c{i} : {t}",
+            f"    %l{i} = tt.load %a, %m{i} : {p}",
+        ]
+    out += ["    tt.return", "  }", "}", ""]
+    return "\n".join(out)
+
+
+SHAPES = {"copies": copies, "long": long_function, "masks": one_address_masks}
 
 
 def measure(text: str, repeat: int) -> dict[str, float]:

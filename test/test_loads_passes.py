@@ -231,6 +231,7 @@ LIT_FILES = [
     ("redundant_load_masks.ttir", "redundant-load"),
     ("redundant_load_joins.ttir", "redundant-load"),
     ("redundant_load_stores.ttir", "redundant-load"),
+    ("redundant_load_bound.ttir", "redundant-load"),
     ("hoist_load.ttir", "hoist-load"),
     ("hoist_load.ttir", "hoist-load,redundant-load"),
 ]
@@ -248,6 +249,75 @@ def test_lit_cases_compute_the_same_for_the_arguments_that_matter(name, passes):
             res = compare(chunk, out, seeds=(0,), pids=[(0, 0, 0), (1, 0, 0)], num_programs=(2, 1, 1), args=args)
             assert res.ok, f"{name} {args}: {res.message}"
     assert changed >= 2
+
+
+# ---------------------------------------------------------------------------- linear in the loads
+def one_address_many_masks(n: int, chained: bool) -> str:
+    """One function: ``n`` loads of one address, each under a mask of its own, no store
+    between (the fuzzer's shape).  ``chained``: each mask is the one before ``|`` a new
+    compare, so that an implication check searches deep; else float compares that no rule
+    relates.  No load implies another's mask: nothing is merged."""
+    lines = [
+        "module {",
+        "  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {",
+        "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>",
+        "    %s = tt.splat %p : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>",
+        "    %a = tt.addptr %s, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>",
+        "    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>",
+        "    %b = tt.addptr %qs, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>",
+        "    %v = tt.load %b : tensor<16x!tt.ptr<f32>>",
+        "    %m0 = arith.cmpi slt, %r, %r : tensor<16xi32>",
+    ]
+    for i in range(1, n + 1):
+        if chained:
+            lines += [
+                f"    %c{i} = arith.constant dense<{i}> : tensor<16xi32>",
+                f"    %k{i} = arith.cmpi slt, %r, %c{i} : tensor<16xi32>",
+                f"    %m{i} = arith.ori %m{i - 1}, %k{i} : tensor<16xi1>",
+            ]
+        else:
+            lines += [
+                f"    %c{i} = arith.constant dense<{i}.5> : tensor<16xf32>",
+                f"    %m{i} = arith.cmpf olt, %v, %c{i} : tensor<16xf32>",
+            ]
+        lines.append(f"    %l{i} = tt.load %a, %m{i} : tensor<16x!tt.ptr<f32>>")
+    return "\n".join(lines + ["    tt.return", "  }", "}", ""])
+
+
+@pytest.mark.parametrize("chained", [False, True], ids=["unrelated_masks", "or_chain_masks"])
+def test_redundant_load_checks_grow_linearly_with_the_loads_of_one_address(monkeypatch, chained):
+    """n loads of one address under n masks: each load was compared with every earlier one,
+    n**2/2 mask implication checks (4000 loads: 88 s).  With at most MAX_ENTRIES entries per
+    address, at most 2 * MAX_ENTRIES checks per load (its mask against an entry's, and back
+    where that holds), and the rule evaluations behind them (the memo's misses) grow as the
+    loads do.  Counted, not timed."""
+    from collections import Counter
+
+    from ttopt.passes import redundant_load as rl
+
+    counts: Counter = Counter()
+    implies, rules = mask_mod.MaskImplication.implies, mask_mod.MaskImplication._rules
+
+    def counted_implies(self, b, a):
+        counts["implies"] += 1
+        return implies(self, b, a)
+
+    def counted_rules(self, b, a, depth):
+        counts["rules"] += 1
+        return rules(self, b, a, depth)
+
+    monkeypatch.setattr(mask_mod.MaskImplication, "implies", counted_implies)
+    monkeypatch.setattr(mask_mod.MaskImplication, "_rules", counted_rules)
+    seen = {}
+    for n in (150, 300):
+        counts.clear()
+        result = ttopt.run_pipeline(one_address_many_masks(n, chained), ["redundant-load"], jobs=1)
+        assert result.stats[0].total == 0
+        seen[n] = dict(counts)
+    for key in ("implies", "rules"):  # (before this bound: 4x, 89,700 checks for 300 loads)
+        assert seen[300][key] <= 2.1 * seen[150][key], (key, seen)
+    for n, found in seen.items():
+        assert n <= found["implies"] <= 2 * rl.MAX_ENTRIES * n, seen  # (each load checked)
 
 
 # ---------------------------------------------------------------------------- planted bugs

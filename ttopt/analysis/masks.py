@@ -133,6 +133,7 @@ class MaskImplication:
     def __init__(self, numbering: ValueNumbering):
         self.numbering = numbering
         self._memo: dict[tuple[int, int], bool] = {}
+        self._constant: dict[SSAValue, bool | None] = {}
 
     def implies(self, b: SSAValue | None, a: SSAValue | None) -> bool:
         """Every lane where ``b`` is true has ``a`` true (``None``: no mask, all true)."""
@@ -156,8 +157,17 @@ class MaskImplication:
         self._memo[key] = result
         return result
 
+    def _all_equal(self, value: SSAValue) -> bool | None:
+        """:func:`_all_equal_bool`, once per value (whether a value is a constant does not
+        change while a pass replaces loads)."""
+        try:
+            return self._constant[value]
+        except KeyError:
+            found = self._constant[value] = _all_equal_bool(value)
+            return found
+
     def _rules(self, b: SSAValue, a: SSAValue, depth: int) -> bool:
-        if _all_equal_bool(a) is True or _all_equal_bool(b) is False:
+        if self._all_equal(a) is True or self._all_equal(b) is False:
             return True
         ob, oa = _op(b), _op(a)
         if ob is not None and ob.name == "arith.andi":
@@ -186,8 +196,11 @@ class MaskImplication:
         return self._compares(b, a)
 
     def _compares(self, b: SSAValue, a: SSAValue) -> bool:
-        cb, ca = _compare(b), _compare(a)
-        if cb is None or ca is None or cb[0] is None or ca[0] is None:
+        cb = _compare(b)
+        if cb is None or cb[0] is None:
+            return False
+        ca = _compare(a)
+        if ca is None or ca[0] is None:
             return False
         p, vb, c = cb
         q, va, d = ca

@@ -63,6 +63,17 @@ intersect, within spans where ``i32``/``i64`` wrapping cannot bring them togethe
 are not needed (a masked-off lane writes nothing, counting it is conservative).  Anything
 else (another base, a loaded index, a block pointer, an atomic) blocks as before.
 
+**Bounded** (:data:`MAX_ENTRIES`): at most 8 loads of one address (one load key) are
+available at a time.  When one more would be, the least recently used is forgotten (the one
+longest neither added nor the source of a merge; the others keep the order they were added
+in, which rules 1 and 2 try them in), as if a writer had removed it.  So a load is compared
+with at most 8 others, and the pass is linear in the loads however many masks one address
+is read under (unbounded, n loads of one address under n unrelated masks made n**2/2 mask
+implication checks: 4,000 such loads took 88 s).  The price: a load whose match was pushed
+out (by 8 loads of its address under other masks since the match was added or last merged
+into) stays a load.  No kernel of the corpus ever has more than one load of an address
+available at a load.
+
 With the option ``respect-hints=true``, A and B must also have the same ``cacheModifier``
 and ``evictionPolicy``.  Options ``value-numbering``, ``implied-masks``, ``disjoint-stores``
 and ``joins`` (all true by default) switch the corresponding extension off: with all four
@@ -94,6 +105,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import count
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -135,6 +147,12 @@ EVICT_LAST = 3
 
 # Ops whose regions may run many times: loops, and combiners/bodies run per element.
 _REPEATED = (ForOp, WhileOp, ReduceOp, ScanOp, MapElementwiseOp)
+
+MAX_ENTRIES = 8
+"""At most this many entries are available per address (load key): when one more would be
+added, the least recently used (added, or the source of a merge) is forgotten, as a writer
+would remove it.  A load is compared with at most these (one mask implication check
+each), so the pass is linear in the loads however many masks one address is read under."""
 
 
 def eligible(op: LoadOp) -> bool:
@@ -178,6 +196,7 @@ class Entry:
     loads: tuple[LoadOp, ...]
     kind: str = "identical"
     past_store: bool = False
+    used: int = 0  # when it was added or last the source of a merge (see MAX_ENTRIES)
 
 
 class _Site:
@@ -232,6 +251,15 @@ class _Forward:
             self.site.op = _rebuild(op, v.type)
             self.result = arg
         return self.result
+
+
+def _appended(entries: tuple[Entry, ...], entry: Entry) -> tuple[Entry, ...]:
+    """``entries`` (in the order they were added) and then ``entry``; beyond
+    :data:`MAX_ENTRIES`, the least recently used of ``entries`` is dropped."""
+    if len(entries) >= MAX_ENTRIES:
+        stale = min(entries, key=lambda e: e.used)  # (the first of equals)
+        entries = tuple(e for e in entries if e is not stale)
+    return entries + (entry,)
 
 
 def resolve(value, hint: str | None = None) -> SSAValue:
@@ -349,6 +377,7 @@ class RedundantLoad(FunctionWalkPass):
             masks=MaskImplication(numbering),
             addresses=AddressAnalysis(numbering),
             kinds=Counter(),
+            clock=count(1),  # stamps of Entry.used
         )
 
     # ------------------------------------------------------------------ walking
@@ -511,7 +540,8 @@ class RedundantLoad(FunctionWalkPass):
 
     def _load(self, op: LoadOp, available: dict) -> int:
         """Replace ``op`` by an available load's value if a rule applies (1), else record it
-        as available (0)."""
+        as available (0).  The candidates are the entries of its address (at most
+        :data:`MAX_ENTRIES`), each rule trying them in the order they were added."""
         num = self.numbering.number
         addr = self._addr(op)
         mask, other = op.mask, op.other
@@ -527,24 +557,35 @@ class RedundantLoad(FunctionWalkPass):
         def same_other(e: Entry) -> bool:
             return e.other_n == other_n or (other is None and zero_n is not None and e.other_n == zero_n)
 
+        implied: list[bool | None] = [None] * len(candidates)
+
+        def implies(i: int) -> bool:  # op's mask implies candidate i's (asked once per load)
+            known = implied[i]
+            if known is None:
+                known = implied[i] = self.masks.implies(mask, candidates[i].mask)
+            return known
+
+        def merge(e: Entry, value: SSAValue, default: str) -> None:
+            self._replace(op, e, value, self._kind(e, op, mask, other, default))
+            self._touch(available, addr, e)
+
         # 1. identical / value-numbered
         for e in candidates:
             if e.mask_n == mask_n and same_other(e):
-                kind = self._kind(e, op, mask, other, "identical")
-                self._replace(op, e, resolve(e.value, op.result.name_hint), kind)
+                merge(e, resolve(e.value, op.result.name_hint), "identical")
                 return 1
         if self.implied_masks and mask is not None:
-            for e in candidates:  # masks implying each other: still a plain replacement
-                if same_other(e) and self.masks.implies(mask, e.mask) and self.masks.implies(e.mask, mask):
-                    self._replace(op, e, resolve(e.value, op.result.name_hint), self._kind(e, op, mask, other, "implied-mask"))
+            for i, e in enumerate(candidates):  # masks implying each other: still a plain replacement
+                if same_other(e) and implies(i) and self.masks.implies(e.mask, mask):
+                    merge(e, resolve(e.value, op.result.name_hint), "implied-mask")
                     return 1
         # 2. implied mask: a select of the earlier value and B's other
         if self.implied_masks:
-            for e in candidates:
-                if not self.masks.implies(mask, e.mask):
+            for i, e in enumerate(candidates):
+                if not implies(i):
                     continue
                 if mask is None:  # A all-true (or unmasked: case 1)
-                    self._replace(op, e, resolve(e.value, op.result.name_hint), self._kind(e, op, mask, other, "implied-mask"))
+                    merge(e, resolve(e.value, op.result.name_hint), "implied-mask")
                     return 1
                 value = resolve(e.value, op.result.name_hint)
                 fallback = other if other is not None else self._zero_before(op)
@@ -555,14 +596,22 @@ class RedundantLoad(FunctionWalkPass):
                 )
                 op.parent_block().insert_op_before(select, op)
                 set_value_name(select.results[0], op.result.name_hint)
-                self._replace(op, e, select.results[0], self._kind(e, op, mask, other, "implied-mask"))
+                merge(e, select.results[0], "implied-mask")
                 entry = Entry(
-                    op.ptr, mask, other, mask_n, other_n, select.results[0], e.loads, "implied-mask", e.past_store
+                    op.ptr, mask, other, mask_n, other_n, select.results[0], e.loads, "implied-mask", e.past_store,
+                    next(self.clock),
                 )
-                available[addr] = available.get(addr, ()) + (entry,)
+                available[addr] = _appended(available[addr], entry)
                 return 1
-        available[addr] = candidates + (Entry(op.ptr, mask, other, mask_n, other_n, op.result, (op,)),)
+        entry = Entry(op.ptr, mask, other, mask_n, other_n, op.result, (op,), used=next(self.clock))
+        available[addr] = _appended(candidates, entry)
         return 0
+
+    def _touch(self, available: dict, addr, e: Entry) -> None:
+        """``e`` was the source of a merge: it becomes the most recently used of its address
+        (the order of the entries stays the order they were added)."""
+        stamp = next(self.clock)
+        available[addr] = tuple(replace(x, used=stamp) if x is e else x for x in available[addr])
 
     def _kind(self, e: Entry, op: LoadOp, mask, other, default: str) -> str:
         value = e.value
