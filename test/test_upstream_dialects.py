@@ -41,8 +41,9 @@ REPLACED = {
 }
 NOT_IN_XDSL = {"arith.remf", "arith.index_castui", "math.erfc"}
 # xDSL's class, with a print of ttopt's: xDSL 0.74's puts the op's location inside the op
-# (`scf.while (...) : (i32) -> i32 loc(#loc) {`), which Triton rejects
-PRINT_REPLACED = {"scf.while"}
+# (`scf.while (...) : (i32) -> i32 loc(#loc) {`), which Triton rejects; `scf.for` prints
+# `unsigned`, `scf.execute_region` MLIR's syntax, `cf.switch` signed case values
+PRINT_REPLACED = {"scf.while", "scf.for", "scf.execute_region", "cf.switch"}
 
 
 def _ops(dialect_name: str) -> dict[str, type]:
@@ -58,10 +59,11 @@ def _ops(dialect_name: str) -> dict[str, type]:
 def test_the_context_uses_xdsls_classes_except_the_documented_replacements(dialect):
     theirs = {op.name: op for op in XDSL[dialect].operations}
     ours = _ops(dialect)
-    if dialect == "scf":  # the ops Triton emits (Triton 3.6 prints no other scf op)
-        assert set(ours) == {"scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition"}
-    elif dialect == "cf":  # an early `return` (Triton 3.6 emits no cf.assert / cf.switch)
-        assert set(ours) == {"cf.br", "cf.cond_br"}
+    if dialect == "scf":  # the ops Triton emits, and scf.execute_region, which it reads
+        assert set(ours) == {"scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition",
+                             "scf.execute_region"}
+    elif dialect == "cf":  # an early `return`; cf.assert and cf.switch, which Triton reads
+        assert set(ours) == {"cf.br", "cf.cond_br", "cf.assert", "cf.switch"}
     elif dialect == "ub":  # Triton 3.6's MLIR has no ub.unreachable ("custom op ... unknown")
         assert set(ours) == {"ub.poison"}
     else:

@@ -9,8 +9,9 @@ unregistered ops: an op Triton would not parse is an error here too).
   (:mod:`.upstream`), except the few ops whose xDSL version cannot read Triton's IR (tensor
   compares, selects and casts; see each module's docstring);
 * ``gpu``: ``gpu.barrier`` alone, ttopt's (xDSL's has no custom syntax);
-* ``cf``: xDSL's ``cf.br`` / ``cf.cond_br`` behind the same adapter (an early ``return``,
-  :mod:`.cf`); ``llvm``: ``llvm.intr.assume`` alone, ttopt's (``tl.assume``, :mod:`.llvm`).
+* ``cf``: xDSL's ``cf.br`` / ``cf.cond_br`` (an early ``return``), ``cf.assert`` and
+  ``cf.switch`` behind the same adapter (:mod:`.cf`); ``llvm``: ``llvm.intr.assume`` alone,
+  ttopt's (``tl.assume``, :mod:`.llvm`).
 
 ``ttng`` is :mod:`.ttng` (its three Hopper ops used to live in :mod:`.ttg`, which still
 resolves their names).

@@ -1,12 +1,13 @@
 """``scf`` as Triton uses it: xDSL's own ``scf`` op classes.
 
 xDSL's ``scf.for``, ``scf.if``, ``scf.while``, ``scf.yield`` and ``scf.condition`` (the ``scf``
-ops Triton emits; ttopt's ``scf`` dialect holds these five) read and print Triton's text byte
-for byte (every ``scf``-bearing file of the corpus and the fixtures round-trips), take
-``i32`` loop bounds as Triton writes them, and have MLIR's memory effects: ``for``, ``if``
-and ``while`` carry ``RecursiveMemoryEffect`` (as pure as their bodies, which ttopt's effect
-analysis relies on), ``yield`` and ``condition`` are ``Pure``.  This module exports xDSL's
-classes themselves: ttopt's passes name them, so they see ``scf`` ops under ``xdsl-opt`` too.
+ops Triton emits) and ``scf.execute_region`` (which every Triton release reads) read and
+print Triton's text byte for byte (every ``scf``-bearing file of the corpus and the fixtures
+round-trips), take ``i32`` loop bounds as Triton writes them, and have MLIR's memory
+effects: ``for``, ``if``, ``while`` and ``execute_region`` carry ``RecursiveMemoryEffect``
+(as pure as their bodies, which ttopt's effect analysis relies on), ``yield`` and
+``condition`` are ``Pure``.  This module exports xDSL's classes themselves: ttopt's passes
+name them, so they see ``scf`` ops under ``xdsl-opt`` too.
 
 * **as it is**: ``YieldOp`` (``scf.yield``).
 * **behind the adapter** of :mod:`ttopt.dialects.upstream` (a subclass with no IRDL
@@ -21,7 +22,14 @@ classes themselves: ttopt's passes name them, so they see ``scf`` ops under ``xd
     ``Exception`` (or an ``IndexError``) on a malformed loop.  ``SingleBlockImplicitTerminator``
     is checked by the rules too, in MLIR's words;
   - ``ForOp.parse``: xDSL's, except that a body ending in another terminator is left to the
-    verifier (xDSL's parser raises, and the error pointed at the op after the loop);
+    verifier (xDSL's parser raises, and the error pointed at the op after the loop), and
+    MLIR's ``scf.for unsigned`` (Triton 3.5+): the ``unsignedCmp`` property, which xDSL 0.74's
+    ``scf.for`` lacks (``ForOp.print`` writes it back); a pass that reasons about
+    ``lb < ub`` asks :func:`is_unsigned` first;
+  - ``ExecuteRegionOp``: MLIR's syntax (xDSL 0.74's drops the attribute dictionary, prints
+    ``-> (T)`` and leaves out the ``scf.yield`` of a region without results, which MLIR does
+    not make up), ``no_inline`` (Triton 3.5+), MLIR's verifier and its region edges, and
+    ``RecursiveMemoryEffect`` (xDSL's declares no effect: a writer for ttopt);
   - ``WhileOp.print``: xDSL 0.74's prints the op's location in the middle of the op
     (``scf.while (%a = %x) : (i32) -> i32 loc(#loc) {``), which Triton rejects.
 """
@@ -29,14 +37,22 @@ classes themselves: ttopt's passes name them, so they see ``scf`` ops under ``xd
 from __future__ import annotations
 
 from xdsl.dialects import scf as _x
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import FunctionType, IndexType, UnitAttr
 from xdsl.dialects.utils import parse_assignment
 from xdsl.ir import Dialect, Operation, Region
+from xdsl.irdl import OptPropertyDef, base
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator
+from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
+    IsTerminator,
+    RecursiveMemoryEffect,
+    SingleBlockImplicitTerminator,
+)
 from xdsl.utils.exceptions import VerifyException
 
+from . import versions
 from .constraints import same
 from .upstream import adapt, register_verify
 
@@ -45,6 +61,21 @@ IfOp = _x.IfOp
 WhileOp = _x.WhileOp
 YieldOp = _x.YieldOp
 ConditionOp = _x.ConditionOp
+ExecuteRegionOp = _x.ExecuteRegionOp
+
+UNSIGNED_CMP = "unsignedCmp"
+"""``scf.for``'s MLIR property (a unit attribute): the bounds and the step compare as
+unsigned integers (``scf.for unsigned``, Triton 3.5+)."""
+NO_INLINE = "no_inline"
+"""``scf.execute_region``'s MLIR property (a unit attribute, Triton 3.5+)."""
+
+
+def is_unsigned(loop: Operation) -> bool:
+    """Does ``loop`` (an ``scf.for``) compare its bounds as unsigned integers?  The property
+    (``scf.for unsigned``, ``<{unsignedCmp}>``) or, in a text of any release, the attribute
+    ``{unsignedCmp}`` (what Triton 3.5+ reads as the property; before, a discardable
+    attribute that changes nothing: taking it as unsigned is the cautious side)."""
+    return UNSIGNED_CMP in loop.properties or UNSIGNED_CMP in loop.attributes
 
 
 def _check_types(values, types, what: str) -> None:
@@ -202,15 +233,32 @@ def _for_parse(cls, parser: Parser):
     """xDSL's ``ForOp.parse``, ending as MLIR's parser does (``ensureTerminator``): a body
     block that does not end in a terminator gets an ``scf.yield``, one that ends in another
     terminator is left to the verifier (xDSL's raises from inside the parser, which reported
-    the error at the op *after* the loop)."""
+    the error at the op *after* the loop).  Also MLIR's ``unsigned`` keyword before the
+    induction variable (Triton 3.5+, the ``unsignedCmp`` property), which xDSL 0.74 lacks;
+    a 3.5+ text's ``{unsignedCmp}`` after the body is that property too, as MLIR reads it."""
+    at = parser.pos
+    unsigned = parser.parse_optional_keyword("unsigned") is not None
+    if unsigned and not versions.current().for_unsigned:  # (MLIR before 3.5: not a value)
+        parser.raise_error("expected SSA operand", at, parser.pos)
     # ttopt's reader matches the common one-line header directly (ttopt.ir.fast_ops)
     fast = getattr(parser, "parse_fast_for_header", None)
     header = (fast() if fast is not None else None) or _parse_for_header(parser)
     indvar, resolved_lb, resolved_ub, resolved_step, iter_arg_operands, iter_args = header
     body = parser.parse_region((indvar, *iter_args))
+    attrs_at = parser.pos
     attrs = parser.parse_optional_attr_dict()
 
     for_op = cls(resolved_lb, resolved_ub, resolved_step, iter_arg_operands, body)
+    if UNSIGNED_CMP in attrs and versions.current().for_unsigned:
+        if unsigned:
+            parser.raise_error(
+                f"attribute '{UNSIGNED_CMP}' occurs more than once in the attribute list",
+                attrs_at, parser.pos,
+            )
+        attrs = dict(attrs)
+        for_op.properties[UNSIGNED_CMP] = attrs.pop(UNSIGNED_CMP)
+    if unsigned:
+        for_op.properties[UNSIGNED_CMP] = UnitAttr()
     for_op.attributes |= attrs
     if not iter_args:  # MLIR's ensureTerminator
         for block in for_op.body.blocks:
@@ -218,6 +266,111 @@ def _for_parse(cls, parser: Parser):
             if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
                 block.add_op(YieldOp.create())
     return for_op
+
+
+class _SignedLoopsOnly(RewritePattern):
+    """One of xDSL's ``scf.for`` canonicalization patterns, on loops that compare signed
+    only: xDSL 0.74's reason about the bounds as signed integers (``SimplifyTrivialLoops``
+    erased ``scf.for unsigned %i = %c4 to %m1``, which runs 2**32 - 5 times)."""
+
+    def __init__(self, pattern: RewritePattern):
+        self.pattern = pattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not is_unsigned(op):
+            self.pattern.match_and_rewrite(op, rewriter)
+
+
+class _ForCanonicalization(HasCanonicalizationPatternsTrait):
+    """xDSL's ``scf.for`` patterns (``xdsl-opt``'s and ``ttopt-opt -p canonicalize``'s), never
+    on an unsigned loop."""
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        xdsl = _x.ForOpHasCanonicalizationPatternsTrait.get_canonicalization_patterns()
+        return tuple(_SignedLoopsOnly(p) for p in xdsl)
+
+
+def _for_print(self, printer: Printer) -> None:
+    """xDSL's ``ForOp.print``, with MLIR's ``unsigned`` keyword for the ``unsignedCmp``
+    property (xDSL 0.74's has no such property: it would drop it)."""
+    if UNSIGNED_CMP in self.properties:
+        printer.print_string(" unsigned")
+    _x.ForOp.print(self, printer)
+
+
+# ----------------------------------------------------------------------------- execute_region
+def _execute_region_rule(op: Operation) -> None:
+    """MLIR's ``scf.execute_region`` verifier and its ``RegionBranchOpInterface`` edges from
+    each ``scf.yield`` to the op's results, in Triton 3.6's words."""
+    region = op.regions[0]
+    blocks = region.blocks
+    if not blocks:
+        raise VerifyException("region needs to have at least one block")
+    if blocks.first.args:
+        raise VerifyException("region cannot have any arguments")
+    yields = [b.last_op for b in blocks if isinstance(b.last_op, YieldOp)]
+    if not yields:
+        return
+    first = [v.type for v in yields[0].operands]
+    for other in yields[1:]:
+        types = [v.type for v in other.operands]
+        if len(types) != len(first) or not all(same(a, b) for a, b in zip(first, types)):
+            raise VerifyException(
+                "along control flow edgefrom Region #0 to parent results operands mismatch "
+                "between return-like terminators"
+            )
+    _check_types(yields[0].operands, [r.type for r in op.results], "Region #0 to parent results")
+
+
+def _execute_region_parse(cls, parser: Parser):
+    """MLIR's ``ExecuteRegionOp::parse``: ``(-> type-list)? no_inline? region attr-dict``.
+    xDSL 0.74's drops the attribute dictionary and knows no ``no_inline``.  No terminator
+    is made up: MLIR's op has no implicit one (a block without ``scf.yield`` is an error)."""
+    types: list = []
+    if parser.parse_optional_punctuation("->") is not None:
+        listed = parser.parse_optional_comma_separated_list(
+            Parser.Delimiter.PAREN, parser.parse_type
+        )
+        types = list(listed) if listed is not None else [parser.parse_type()]
+    props: dict = {}
+    at = parser.pos
+    if parser.parse_optional_keyword(NO_INLINE) is not None:
+        if not versions.current().no_inline:  # (MLIR before 3.5: the region must follow)
+            parser.raise_error("expected '{' to begin a region", at, parser.pos)
+        props[NO_INLINE] = UnitAttr()
+    region = parser.parse_region()
+    attrs_at = parser.pos
+    attrs = dict(parser.parse_optional_attr_dict())
+    if NO_INLINE in attrs and versions.current().no_inline:
+        if props:
+            parser.raise_error(
+                f"attribute '{NO_INLINE}' occurs more than once in the attribute list",
+                attrs_at, parser.pos,
+            )
+        props[NO_INLINE] = attrs.pop(NO_INLINE)
+    return cls.build(result_types=types, properties=props, attributes=attrs, regions=[region])
+
+
+def _execute_region_print(self, printer: Printer) -> None:
+    """MLIR's ``ExecuteRegionOp::print``: ``-> T`` (``-> (T, U)`` for several results),
+    ``no_inline``, the region with every terminator (xDSL 0.74's leaves the ``scf.yield``
+    of a result-less region out, and MLIR makes none up), the attribute dictionary."""
+    types = self.result_types
+    if types:
+        printer.print_string(" -> ")
+        if len(types) == 1 and not isinstance(types[0], FunctionType):
+            printer.print_attribute(types[0])
+        else:
+            printer.print_string("(")
+            printer.print_list(types, printer.print_attribute)
+            printer.print_string(")")
+    if NO_INLINE in self.properties:
+        printer.print_string(" " + NO_INLINE)
+    printer.print_string(" ")
+    printer.print_region(self.regions[0], print_entry_block_args=False, print_block_terminators=True)
+    if self.attributes:
+        printer.print_op_attributes(self.attributes)
 
 
 def _while_print(self, printer: Printer) -> None:
@@ -249,8 +402,12 @@ ADAPTERS = {
         rule=_for_rule,
         replace_verify=True,
         parse=classmethod(_for_parse),
+        print_=_for_print,
         verify_without=(SingleBlockImplicitTerminator,),
-        why=_WHY + "; MLIR's parse-time terminator",
+        properties={UNSIGNED_CMP: OptPropertyDef(base(UnitAttr))},
+        extra_traits=(_ForCanonicalization(),),
+        drop_traits=(_x.ForOpHasCanonicalizationPatternsTrait,),
+        why=_WHY + "; MLIR's parse-time terminator; MLIR's `unsigned` (unsignedCmp)",
     ),
     IfOp: adapt(
         IfOp,
@@ -267,6 +424,17 @@ ADAPTERS = {
         why=_WHY + "; a print Triton reads (no location inside)",
     ),
     ConditionOp: adapt(ConditionOp),
+    ExecuteRegionOp: adapt(
+        ExecuteRegionOp,
+        extra_traits=(RecursiveMemoryEffect(),),
+        rule=_execute_region_rule,
+        replace_verify=True,
+        parse=classmethod(_execute_region_parse),
+        print_=_execute_region_print,
+        properties={NO_INLINE: OptPropertyDef(base(UnitAttr))},
+        why="MLIR's syntax (attribute dictionary, no_inline, terminators), verifier and "
+        "RecursiveMemoryEffect",
+    ),
 }
 register_verify(YieldOp)
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import cast
 
 from xdsl.dialects import arith as _arith
@@ -61,7 +61,7 @@ from xdsl.irdl import (
 )
 from xdsl.irdl.constraints import RangeConstraint, RangeLengthConstraint, RangeOf
 from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
-from xdsl.irdl.operations import OpDef, VariadicDef
+from xdsl.irdl.operations import OpDef, PropertyDef, VariadicDef
 from xdsl.parser import Parser
 from xdsl.traits import SameOperandsAndResultType
 from xdsl.utils.exceptions import VerifyException
@@ -117,25 +117,52 @@ def _with_constr(d, constr: RangeConstraint):
     return new
 
 
-def mlir_op_def(cls: type[IRDLOperation], traits=None, verify_without: tuple = ()) -> OpDef:
+def mlir_op_def(
+    cls: type[IRDLOperation],
+    traits=None,
+    verify_without: tuple = (),
+    operands: Mapping[str, AttrConstraint] | None = None,
+    properties: Mapping[str, PropertyDef] | None = None,
+) -> OpDef:
     """``cls``'s IRDL definition with MLIR's operand and result constraints (module doc);
     ``traits``: the adapter's traits, if it has its own.  Traits of a class in
     ``verify_without`` are not verified through the definition: a rule of the adapter makes
     their check, in MLIR's words.  So is ``SameOperandsAndResultType`` where the equality
     rule makes its check (a constraint variable on every operand and result; the trait's own
-    message reads ``'math.fma requires the same type ...``).  The class keeps its traits."""
+    message reads ``'math.fma requires the same type ...``).  The class keeps its traits.
+    ``operands``: MLIR's constraint of an operand (by name) where the global mapping of
+    xDSL's constraints is not MLIR's for this op (``cf.switch``'s flag is MLIR's
+    ``AnyInteger``); ``properties``: properties MLIR's op has and xDSL's lacks
+    (``scf.for``'s ``unsignedCmp``)."""
     op_def = cls.get_irdl_definition()
     traits = traits if traits is not None else op_def.traits
     if _same_type_rule(op_def, covers_all=True) is not None:
         verify_without = (*verify_without, SameOperandsAndResultType)
     if verify_without:
         traits = traits_def(*(t for t in traits if not isinstance(t, verify_without)))
+    own = operands or {}
+
+    def operand(n, d):
+        if n in own:
+            return _with_constr(d, _with_single(d.constr, own[n]))
+        return _with_constr(d, _mlir_range(d.constr))
+
     return dataclasses.replace(
         op_def,
-        operands=[(n, _with_constr(d, _mlir_range(d.constr))) for n, d in op_def.operands],
+        operands=[(n, operand(n, d)) for n, d in op_def.operands],
         results=[(n, _with_constr(d, _mlir_range(d.constr))) for n, d in op_def.results],
+        properties={**op_def.properties, **(properties or {})},
         traits=traits,
     )
+
+
+def _with_single(rc: RangeConstraint, c: AttrConstraint) -> RangeConstraint:
+    """``rc`` (an operand's range constraint) constraining each value by ``c`` instead."""
+    if isinstance(rc, RangeLengthConstraint):
+        return dataclasses.replace(rc, constraint=_with_single(rc.constraint, c))
+    if isinstance(rc, RangeOf):
+        return dataclasses.replace(rc, constr=c)
+    return rc
 
 
 # ----------------------------------------------------------------------------- rules
@@ -404,6 +431,9 @@ def adapt(
     parse=None,
     print_=None,
     verify_without: tuple = (),
+    operands: Mapping[str, AttrConstraint] | None = None,
+    properties: Mapping[str, PropertyDef] | None = None,
+    drop_traits: tuple = (),
     why: str = "",
 ) -> type[IRDLOperation]:
     """The adapter of xDSL's op class ``upstream`` (module doc).  ``extra_traits``: MLIR
@@ -411,10 +441,16 @@ def adapt(
     ``verify_`` with ``replace_verify``); ``parse``: a ``parse`` classmethod (default: the
     format of ``upstream``, run by :class:`MLIRFormatProgram`); ``print_``: a ``print``
     method, where xDSL's cannot print Triton's text; ``verify_without``: trait classes whose
-    check ``rule`` makes (:func:`mlir_op_def`); ``why``: what the adapter adds, for its
-    docstring."""
-    traits = traits_def(*upstream.traits, *extra_traits) if extra_traits else None
-    op_def = mlir_op_def(upstream, traits, verify_without)
+    check ``rule`` makes, ``operands`` and ``properties``: MLIR's operand constraints and
+    properties where xDSL's differ (:func:`mlir_op_def`); ``drop_traits``: trait classes of
+    xDSL's class the adapter does not have (one ``extra_traits`` replaces: xDSL's
+    canonicalization patterns of ``scf.for`` compare bounds as signed integers);
+    ``why``: what the adapter adds, for its docstring."""
+    traits = None
+    if extra_traits or drop_traits:
+        kept = (t for t in upstream.traits if not isinstance(t, drop_traits))
+        traits = traits_def(*kept, *extra_traits)
+    op_def = mlir_op_def(upstream, traits, verify_without, operands, properties)
     namespace: dict = {
         "__module__": __name__,
         "__qualname__": upstream.__name__,

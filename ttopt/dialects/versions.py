@@ -13,6 +13,9 @@ feature                         releases        text
 ``tt_memdesc``                  3.0 - 3.2       ``!tt.memdesc<..>`` (later ``!ttg.memdesc``)
 ``ptr_space``                   2.2 - 2.3       ``!tt.ptr<f32, 1>``: the address space always printed
 ``arrow_parens``                2.1 - 2.3       ``tt.splat %x : (i32) -> tensor<..>`` (later ``i32 -> ..``)
+``for_unsigned``                3.5 -           ``scf.for unsigned %i = ..`` (the ``unsignedCmp`` property)
+``no_inline``                   3.5 -           ``scf.execute_region -> T no_inline {``
+``switch_signed_cases``         3.2 -           ``cf.switch`` case values: signed, within the flag's width
 ``hints``                       ``"dict"`` 2.x  ``tt.load %p {cache = 1 : i32, evict = 3 : i32, isVolatile = false} : T``
                                 ``"keywords"``  ``tt.load %p evictionPolicy = evict_last : tensor<..x!tt.ptr<..>>`` (3.0 - 3.8)
                                 ``"policy"``    ``{cachePolicy = #tt.cache_policy<cache_modifier = none, eviction_policy = evict_last>}`` (3.9)
@@ -80,6 +83,26 @@ class Syntax:
     @property
     def arrow_parens(self) -> bool:
         return self.release < (3, 0)
+
+    @property
+    def for_unsigned(self) -> bool:
+        """``scf.for unsigned %i = ...`` (MLIR's ``unsignedCmp`` property of ``scf.for``):
+        Triton 3.5+; before, ``unsigned`` there is an error (``expected SSA operand``)."""
+        return self.release >= (3, 5)
+
+    @property
+    def no_inline(self) -> bool:
+        """``scf.execute_region -> T no_inline {`` (its ``no_inline`` property): 3.5+."""
+        return self.release >= (3, 5)
+
+    @property
+    def switch_signed_cases(self) -> bool:
+        """How ``cf.switch`` reads a case value (``42: ^bb1``): from Triton 3.2 as a signed
+        64-bit integer that must fit the flag's width as a *signed* value (one that does
+        not, ``128`` for an ``i8`` flag, ``1`` for ``i1``, aborts Triton: LLVM's APInt
+        assertion); before, as the low bits of a 64-bit value up to ``2**64 - 1`` (not
+        ``-2**63``), truncated to the flag's width."""
+        return self.release >= (3, 2)
 
     @property
     def hints(self) -> str:
@@ -286,6 +309,11 @@ SIGNS: tuple[Sign, ...] = (
     _sign(r"\btt\.reshape %[\w.$-]+ (?:allow_reorder|efficient_layout)?\s*:", (3, 2), NEWEST,
           "'tt.reshape %x allow_reorder : ..' (Triton 3.2+)", "tt.reshape"),
     _sign(r"\binputPrecision = \w", (3, 0), NEWEST, "'inputPrecision' on tt.dot (Triton 3.x)", "inputPrecision"),
+    _sign(r'(?:\bscf\.for unsigned\b|"scf\.for"\([^\n]*<\{[^}\n]*\bunsignedCmp\b)', (3, 5), NEWEST,
+          "'scf.for unsigned' (Triton 3.5+)", "scf.for unsigned", "unsignedCmp"),
+    _sign(r'(?:\bscf\.execute_region\b[^\n{]*\bno_inline\b'
+          r'|"scf\.execute_region"\([^\n]*<\{[^}\n]*\bno_inline\b)', (3, 5), NEWEST,
+          "'scf.execute_region .. no_inline' (Triton 3.5+)", "no_inline"),
 )
 
 

@@ -66,7 +66,7 @@ from ..analysis.value_numbering import ValueNumbering, int_constant
 from ..analysis.writers import stores_only
 from ..dialects.arith import AndiOp, CmpiOp
 from ..dialects.base import int_attr
-from ..dialects.scf import ForOp, WhileOp
+from ..dialects.scf import ForOp, WhileOp, is_unsigned
 from ..dialects.tt import LoadOp, SplatOp, StoreOp
 from ..dialects.tt_attrs import PointerType, mask_type
 from ..xdsl_compat import set_value_name
@@ -114,7 +114,10 @@ def _inside(value: SSAValue, op: Operation) -> bool:
 
 
 def _unsigned(loop: Operation) -> bool:
-    return "unsignedCmp" in loop.properties or "unsignedCmp" in loop.attributes
+    """An ``scf.for unsigned`` (``unsignedCmp``, Triton 3.5+): its bounds compare unsigned,
+    so ``lb < ub`` as signed integers says nothing about whether it runs (``0 to -1``
+    runs 2**32 - 1 times, ``-1 to 0`` not at all): neither 3a nor 3c applies."""
+    return is_unsigned(loop)
 
 
 def _trip_count_positive(loop: ForOp) -> bool:
