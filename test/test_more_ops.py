@@ -559,10 +559,9 @@ def test_canonicalize_leaves_an_unsigned_loop_alone(triton36):
     assert "tt.store %p, %c0 : !tt.ptr<i32>" in out and triton36(out)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ttopt/ir/writer.py: an op printed anew names blocks by the printer's own count (^bb0, "
-    "^bb1 ...) while the labels it copies keep the input's names; so does cf.cond_br"))
 def test_a_switch_printed_anew_names_the_blocks_as_their_labels(triton36):
+    """(An op printed anew named blocks by the printer's own count while the labels copied
+    from the input kept their names: `default: ^bb0(..)`, an undefined block.)"""
     text = (
         "module {\n  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %n: i32) {\n"
         "    %a = tt.load %p evictionPolicy = evict_last : !tt.ptr<f32>\n"

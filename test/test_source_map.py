@@ -239,3 +239,26 @@ def test_fresh_names_without_a_source_map_are_found_without_rescanning():
     names = re.findall(r"(?m)^ +%(\S+) = arith\.addi", out)
     expected = ["x"] + [f"x_{k}" for k in range(1, 30)] + ["x"] + [f"x_{k}" for k in range(1, 20)]
     assert names == expected
+
+
+def test_a_branch_printed_anew_names_its_successors_as_the_input_did():
+    """A pass that changes a branch's operands makes the writer print the branch anew, while
+    the labels are copied from the input; xDSL numbers blocks in the order it prints them,
+    so `cf.cond_br %t, ^bb1(..), ^bb0(..)` came out as `^bb0(..), ^bb1(..)`: the two
+    targets swapped, and Triton accepted it (a miscompile; with other names, an undefined
+    block).  The successors keep the labels' names."""
+    text = (
+        "module {\n  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %t: i1) {\n"
+        "    %a = tt.load %p : !tt.ptr<f32>\n    %b = tt.load %p : !tt.ptr<f32>\n"
+        "    cf.cond_br %t, ^bb1(%b : f32), ^bb0(%a : f32)\n  ^bb0(%y: f32):\n    tt.return\n"
+        "  ^bb1(%x: f32):\n    tt.store %q, %x : !tt.ptr<f32>\n    tt.return\n  }\n}\n"
+    )
+    out = ttopt.optimize(text, ["redundant-load"])
+    assert re.search(r"(?m)^    cf\.cond_br %t, \^bb1\(%a : f32\), \^bb0\(%a : f32\)$", out), out
+    assert out.count("^bb0(%y: f32):") == 1 and out.count("^bb1(%x: f32):") == 1
+    assert triton_accepts(out, ".ttir").ok
+    # other names: an undefined `^bb0` before
+    other = text.replace("^bb1", "^bb7").replace("^bb0", "^bb5")
+    out = ttopt.optimize(other, ["redundant-load"])
+    assert re.search(r"(?m)^    cf\.cond_br %t, \^bb7\(%a : f32\), \^bb5\(%a : f32\)$", out), out
+    assert triton_accepts(out, ".ttir").ok

@@ -234,6 +234,13 @@ class PrinterBase(Printer):
         if block not in self._blocks:
             self._populate_block_name(block)
 
+    def has_block_name(self, block) -> bool:
+        return block in self._blocks
+
+    def set_block_name(self, block, name: str) -> None:
+        """Print ``block`` as ``^name`` (a label's name as the input wrote it)."""
+        self._blocks[block] = name
+
     def _print_results(self, op: Operation) -> None:  # type: ignore[override]
         self.print_results(op)
 

@@ -64,6 +64,9 @@ class SourceMap:
     """The attribute aliases as read (the prologue is copied only while they are unchanged)."""
     labeled: set[Block] = field(default_factory=set)
     """Blocks written with a label (``^bb0(...):``)."""
+    label_names: dict[Block, str] = field(default_factory=dict)
+    """Their names as written (``bb2``): a branch printed anew names its successors so, as
+    the labels copied from the input do."""
     loc_texts: dict[int, tuple] = field(default_factory=dict)
     implicit_locs: dict[int, object] = field(default_factory=dict)
     filled: dict[Operation, set[str]] = field(default_factory=dict)
@@ -134,6 +137,7 @@ def same_state(op: Operation, snap: tuple) -> bool:
 
 
 _LABEL_COMMENT = re.compile(r"\s*//[^\"]*$")  # `^bb1:  // 2 preds: ^bb0, ^bb3`
+_LABEL_NAME = re.compile(r"\^([\w$.-]+)")
 
 
 _NON_BLANK = re.compile(r"\S")
@@ -233,6 +237,10 @@ def build(text: str, parsed: str, crlf: bool, module, raw,
     smap.implicit_locs = raw.implicit_locs
     smap.filled = raw.filled
     smap.labeled = set(raw.labels)
+    for block, at in raw.labels.items():  # (the label's `^name` starts at `at`)
+        m = _LABEL_NAME.match(parsed, at)
+        if m is not None:
+            smap.label_names[block] = m.group(1)
     ops = smap.ops
     starts, ends, depths, regions = raw.starts, raw.ends, raw.depths, raw.regions
     floor = [0]

@@ -78,6 +78,24 @@ class TritonPrinter(PrinterBase):
                 self._print_label(block)
         self._print_ops(block, print_block_terminator)
 
+    # --- a block keeps the name its label had in the input: the labels copied from it name
+    #     blocks so, and a branch printed anew must name its successors alike (xDSL numbers
+    #     blocks in the order it prints them: `^bb0` for the input's `^bb2`)
+    def print_block_name(self, block: Block) -> str:
+        self._input_block_name(block)
+        return super().print_block_name(block)
+
+    def name_block(self, block: Block) -> None:
+        self._input_block_name(block)
+        super().name_block(block)
+
+    def _input_block_name(self, block: Block) -> None:
+        src = self.source
+        if src is not None and not self.has_block_name(block):
+            name = src.label_names.get(block)
+            if name is not None:
+                self.set_block_name(block, name)
+
     def _print_label(self, block: Block) -> None:
         self.new_line()
         self.name_block(block)
