@@ -643,3 +643,19 @@ def test_case_values_outside_the_signed_range_abort_triton_32_and_later(release,
             accepted = False
         assert accepted == (release < (3, 2)), name
         assert _reads(VALID[name][0], release) == accepted
+
+
+@pytest.mark.parametrize("results, yields", [("f32", "%f : f32"), ("(f32)", "%f : f32"),
+                                             ("(f32, i32)", "%f, %g : f32, i32"), ("()", "")])
+def test_scf_if_results_with_or_without_parentheses(results, yields, triton36):
+    """MLIR's result list: `-> f32` as well as `-> (f32)` (xDSL 0.74 took the second only:
+    `'(' expected` on a kernel Triton reads)."""
+    n = 0 if results == "()" else results.count(",") + 1
+    bind = "" if n == 0 else ("%r = " if n == 1 else f"%r:{n} = ")
+    y = f"scf.yield {yields}" if yields else "scf.yield"
+    text = (f"module {{\n  tt.func public @k(%t: i1, %f: f32, %g: i32) {{\n    {bind}scf.if %t -> {results} {{\n"
+            f"      {y}\n    }} else {{\n      {y}\n    }}\n    tt.return\n  }}\n}}\n")
+    assert triton36(text)
+    assert ttopt.optimize(text, []) == text
+    printed = write_module(read_module(text, "k.ttir"), keep_text=False)
+    assert triton36(printed)

@@ -37,7 +37,7 @@ name them, so they see ``scf`` ops under ``xdsl-opt`` too.
 from __future__ import annotations
 
 from xdsl.dialects import scf as _x
-from xdsl.dialects.builtin import FunctionType, IndexType, UnitAttr
+from xdsl.dialects.builtin import FunctionType, IndexType, UnitAttr, i1
 from xdsl.dialects.utils import parse_assignment
 from xdsl.ir import Dialect, Operation, Region
 from xdsl.irdl import OptPropertyDef, base
@@ -373,6 +373,21 @@ def _execute_region_print(self, printer: Printer) -> None:
         printer.print_op_attributes(self.attributes)
 
 
+def _if_parse(cls, parser: Parser):
+    """xDSL's, with MLIR's result list: ``-> f32`` as well as ``-> (f32, i32)`` (xDSL 0.74
+    takes the parenthesized form only; Triton reads both)."""
+    cond = parser.parse_operand(i1)
+    return_types = []
+    if parser.parse_optional_punctuation("->"):
+        found = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        return_types = [parser.parse_type()] if found is None else found
+    then_region = _x.IfOp.parse_region_with_yield(parser)
+    else_region = (_x.IfOp.parse_region_with_yield(parser)
+                   if parser.parse_optional_keyword("else") else Region())
+    attr_dict = parser.parse_optional_attr_dict()
+    return cls(cond, return_types, then_region, else_region, attr_dict)
+
+
 def _while_print(self, printer: Printer) -> None:
     """xDSL's ``WhileOp.print``, with the function type printed as one: xDSL's prints it
     with ``print_operation_type``, which adds the op's location when locations are printed
@@ -412,6 +427,7 @@ ADAPTERS = {
     IfOp: adapt(
         IfOp,
         rule=_if_rule,
+        parse=classmethod(_if_parse),
         replace_verify=True,
         verify_without=(SingleBlockImplicitTerminator,),
         why=_WHY,
