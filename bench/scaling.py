@@ -48,13 +48,20 @@ def copies(lines: int) -> str:
     return head + "\n".join(parts) + tail
 
 
+def _start(args: str) -> list[str]:
+    """A module's first lines: one function ``@k(args)``, ``%r`` (0..127) and ``%s`` (``%p``
+    splat)."""
+    return [
+        "module {",
+        f"  tt.func public @k({args}) {{",
+        "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>",
+        "    %s = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>",
+    ]
+
+
 def long_function(lines: int) -> str:
     t, p = "tensor<128xf32>", "tensor<128x!tt.ptr<f32>>"
-    out = [
-        "module {",
-        "  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %n: i32) {",
-        "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>",
-        f"    %s = tt.splat %p : !tt.ptr<f32> -> {p}",
+    out = _start("%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %n: i32") + [
         f"    %t = tt.splat %q : !tt.ptr<f32> -> {p}",
     ]
     for i in range((lines - 8) // 14):
@@ -81,11 +88,7 @@ def long_function(lines: int) -> str:
 
 def one_address_masks(lines: int) -> str:
     t, p = "tensor<128xf32>", "tensor<128x!tt.ptr<f32>>"
-    out = [
-        "module {",
-        "  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {",
-        "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>",
-        f"    %s = tt.splat %p : !tt.ptr<f32> -> {p}",
+    out = _start("%p: !tt.ptr<f32>, %q: !tt.ptr<f32>") + [
         f"    %a = tt.addptr %s, %r : {p}, tensor<128xi32>",
         f"    %t = tt.splat %q : !tt.ptr<f32> -> {p}",
         f"    %b = tt.addptr %t, %r : {p}, tensor<128xi32>",
