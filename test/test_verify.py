@@ -421,6 +421,15 @@ CASES = [
         kernel('%o = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", '
                "packed_element = 2 : i32, pure = true} %ti : tensor<4xi32> -> tensor<4xi32>"),
     ),
+    Case(  # (Triton reads it unsigned: -1 is 2**32 - 1; a scalar's 0 elements pass)
+        "inline-asm-packed-element-negative",
+        kernel('%o = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", '
+               "packed_element = -1 : i32, pure = true} %ti : tensor<4xi32> -> tensor<4xi32>"),
+        "3:5: error: 'tt.elementwise_inline_asm' op number of input elements 4 must be a "
+        "multiple of the op's packed_element attribute, 4294967295",
+        kernel('%o = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", '
+               "packed_element = -1 : i32, pure = true} %b : i32 -> i32"),
+    ),
     Case(
         "reshape-element-count",
         kernel("%0 = tt.reshape %t : tensor<4xf32> -> tensor<2x4xf32>"),
@@ -1087,9 +1096,15 @@ OWN_REGION = [
      FOR_HEAD + "scf.for %i = %c0 to %c4 step %c1 : i32 {\n  " + C0 + "}\n" + C0,
      "5:5: error: 'scf.for' op operand #0 does not dominate this use",
      FOR_HEAD + C0 + "scf.for %i = %c0 to %c4 step %c1 : i32 {\n  %c0_1 = arith.constant 0 : i32\n}"),
+    ("if-condition-in-then-and-in-a-dominating-block",  # (MLIR resolved it before the region)
+     "cf.br ^bb1\n^bb2:\nscf.if %c {\n  %c = arith.constant true\n}\ntt.return\n^bb1:\n"
+     "%c = arith.constant false\ncf.cond_br %c, ^bb2, ^bb3\n^bb3:",
+     "5:5: error: operation's operand is unlinked",
+     "cf.br ^bb1\n^bb2:\nscf.if %c {\n  %d = arith.constant true\n}\ntt.return\n^bb1:\n"
+     "%c = arith.constant false\ncf.cond_br %c, ^bb2, ^bb3\n^bb3:"),
     ("if-condition-in-then-and-below",
      "scf.if %c {\n  %c = arith.constant true\n}\n%c = arith.constant false",
-     "3:5: error: 'scf.if' op operand #0 does not dominate this use",
+     "3:5: error: operation's operand is unlinked",
      "%c = arith.constant false\nscf.if %c {\n  %d = arith.constant true\n}"),
 ]
 

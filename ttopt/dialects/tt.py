@@ -1642,10 +1642,12 @@ class ElementwiseInlineAsmOp(TritonOp):
             for d in t.get_shape():
                 n *= d
         k = packed.value.data
-        if k <= 0 or n % k:  # (0: Triton divides by it)
+        # (Triton reads it unsigned: -1 is 2**32 - 1, which only 0 elements (a scalar) are a
+        # multiple of; 0 it divides by)
+        if k == 0 or n % (k & 0xFFFFFFFF):
             raise VerifyException(
                 f"number of input elements {n} must be a multiple of the op's packed_element "
-                f"attribute, {k}"
+                f"attribute, {k & 0xFFFFFFFF}"
             )
 
 

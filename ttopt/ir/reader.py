@@ -50,6 +50,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import make_context, versions
 from ..dialects.syntax import int_attr as integer_attr
+from ..dialects.scf import IfOp
 from ..dialects.tt_attrs import PointerType
 from ..errors import TTOptError, TTOptInternalError, line_col
 from ..xdsl_compat import (
@@ -224,6 +225,7 @@ class TritonParser(ParserBase):
         self._nested_loc = False
         self._first_code: dict[int, int] = {}  # line -> offset of its first non-blank
         self._resolved_refs: list[tuple[str, object]] = []  # (see define_values)
+        self._shadowed: dict[int, object] = {}  # references left open there, by id
         self._alias_texts: list[str] = []  # the `#x = ...` / `!x = ...` definitions so far
         self._alias_env: int | None = None  # their number in _ALIAS_ENVS (None: not yet)
         self.marks = RawMarks(starts=self.offsets)  # for the source map (ttopt.ir.source)
@@ -250,8 +252,12 @@ class TritonParser(ParserBase):
                     else:
                         del self.forward_ssa_references[name]
                     refs = used
+                    self._shadowed.update((id(v), v) for v in pending.values())
             if refs:  # (resolved now: an op that takes one later was still being read)
                 self._resolved_refs.extend((name, v) for v in refs.values())
+                for v in refs.values():
+                    if id(v) in self._shadowed:
+                        self._unlinked_condition(v)
             if refs and self.facts is not None:  # a use before its definition: a
                 # dominance error (ttopt.ir.verify)
                 for value in refs.values():
@@ -275,6 +281,19 @@ class TritonParser(ParserBase):
             # an argument written without `loc(...)`: MLIR locates it at its name (a
             # function's argument gets its own `loc(...)` after this, if it has one)
             values[0].location = self._implicit_loc(span.start)
+
+    def _unlinked_condition(self, ref) -> None:
+        """A custom-form ``scf.if`` whose condition's name was defined in its own region (and
+        is now defined above it): MLIR resolved the condition before the regions and the
+        definition inside replaced it, so the op keeps a dead operand (Triton: "operation's
+        operand is unlinked"), whatever comes later; other ops resolve their operands after
+        their regions (a dominance error, or a valid use)."""
+        for use in ref.uses:
+            op = use.operation
+            if isinstance(op, IfOp) and use.index == 0 and op not in self.generic_ops:
+                at = self.offsets.get(op)
+                if at is not None:
+                    self.raise_error("operation's operand is unlinked", at, at + 1)
 
     def define_result(self, name: str, value, start: int) -> None:
         """``%name`` (at ``start``) defined as the one result ``value`` of an op the fast
