@@ -62,12 +62,17 @@ AssertOp = _x.AssertOp
 SwitchOp = _x.SwitchOp
 
 
+def _case_sizes(op: Operation) -> list[int]:
+    """A ``cf.switch``'s ``case_operand_segments``: the operand count of each case."""
+    segments = op.properties.get("case_operand_segments")
+    return list(segments.get_values()) if segments is not None else []
+
+
 def switch_cases(op: Operation) -> list[tuple[int, object, tuple]]:
     """``(case value, destination, its operands)`` of a ``cf.switch``, in order (the values
     as stored: see :func:`_signed` for how they print)."""
     values = op.properties.get("case_values")
-    segments = op.properties.get("case_operand_segments")
-    sizes = list(segments.get_values()) if segments is not None else []
+    sizes = _case_sizes(op)
     numbers = list(values.get_values()) if values is not None else []
     operands = tuple(op.case_operands)
     out, at = [], 0
@@ -111,8 +116,7 @@ def _switch_rule(op: Operation) -> None:
     per case destination), then the successor operands.  Two cases Triton crashes on
     (case destinations without case values; fewer segments than case destinations) are
     errors, in the first one's MLIR wording."""
-    segments = op.properties.get("case_operand_segments")
-    sizes = list(segments.get_values()) if segments is not None else []
+    sizes = _case_sizes(op)
     if sum(sizes) != len(op.case_operands):
         raise VerifyException(
             f"caseOperands count ({len(op.case_operands)}) does not match with the total "

@@ -20,6 +20,8 @@ effects in :mod:`ttopt.dialects.traits`; the names they define are re-exported h
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -1636,11 +1638,7 @@ class ElementwiseInlineAsmOp(TritonOp):
         if not isinstance(packed, IntegerAttr) or not self.args:
             return
         t = self.args[0].type
-        n = 0
-        if isinstance(t, TensorType):
-            n = 1
-            for d in t.get_shape():
-                n *= d
+        n = math.prod(t.get_shape()) if isinstance(t, TensorType) else 0
         k = packed.value.data
         # (Triton reads it unsigned: -1 is 2**32 - 1, which only 0 elements (a scalar) are a
         # multiple of; 0 it divides by)
