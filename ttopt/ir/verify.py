@@ -601,11 +601,14 @@ class _Walker:
             saved, self.active = self.active, set()
         needs_terminator = not plan.no_terminator
         layouts = self.layouts
-        for index, region in enumerate(op.regions):
+        regions = op.regions
+        # (before any of its regions is walked: the list stays outermost first, so one walk
+        # from each outermost op covers those nested in it; an empty region is no CFG)
+        if any(len(region.blocks) > 1 for region in regions):
+            self.multi_block.append(op)
+        for index, region in enumerate(regions):
             blocks = region.blocks
             single = len(blocks) == 1
-            if not single and (not self.multi_block or self.multi_block[-1] is not op):
-                self.multi_block.append(op)
             context = layouts.enter(op, index) if layouts is not None else None
             for block in blocks:
                 self.block(block, op, plan.symbol_table)
