@@ -61,6 +61,13 @@ def spaces(n: int) -> str:
             "1 : i32\n    tt.return\n  }\n}\n")
 
 
+def cf_blocks(n: int) -> str:
+    """One function of ``n`` blocks, each a store and a ``cf.cond_br`` (bench.scaling's)."""
+    from bench.scaling import cf_blocks as build
+
+    return build(3 * n + 6)
+
+
 SHAPES = {
     # name: (builder, sizes)
     "unterminated string": (unterminated, [100_000, 1_000_000, 5_000_000]),
@@ -70,6 +77,7 @@ SHAPES = {
     "nested scf.if": (nested_ifs, [250, 500, 1_000]),
     "nested !tt.ptr": (nested_ptr, [500, 2_000, 8_000]),
     "run of spaces": (spaces, [100_000, 1_000_000, 5_000_000]),
+    "cf blocks": (cf_blocks, [5_000, 20_000, 80_000]),
 }
 
 

@@ -2,13 +2,15 @@
 
     python -m bench.scaling [--max-lines 60000] [--out bench/results/scaling]
 
-Three shapes, each at sizes doubling up to ``--max-lines`` lines:
+Four shapes, each at sizes doubling up to ``--max-lines`` lines:
 
 * ``copies``: N copies of ``test/fixtures/small/looped_softmax.ttir`` in one module (loops,
   three reductions, masked loads and stores, locations): many small functions;
 * ``long``: ONE function of N blocks of (a duplicate load differing only in its eviction
   hint, a reduction, a two-step division chain, a store): many loads, reductions, stores
   and divisions in one scope, the shape that once made ``redundant-reduce`` quadratic;
+* ``blocks``: ONE function of N/3 blocks, each a store and a ``cf.cond_br`` to the next
+  block or the exit (the block graph's dominator tree; ``cf`` ops);
 * ``masks``: ONE function of N loads of one address, each under a mask of its own (a float
   compare that no implication rule relates to another), no store between: the shape that
   once made ``redundant-load`` quadratic (each load checked against every earlier one).
@@ -104,7 +106,27 @@ def one_address_masks(lines: int) -> str:
     return "\n".join(out)
 
 
-SHAPES = {"copies": copies, "long": long_function, "masks": one_address_masks}
+def cf_blocks(lines: int) -> str:
+    """ONE function of N blocks, each a store and a ``cf.cond_br`` to the next block or to
+    the exit: a block graph as long as the function (dominance across blocks; ``cf`` ops)."""
+    n = max(1, (lines - 6) // 3)
+    out = [
+        "module {",
+        "  tt.func public @k(%p: !tt.ptr<f32>, %t: i1, %f: f32) {",
+        "    cf.br ^bb0",
+    ]
+    for i in range(n):
+        out += [
+            f"  ^bb{i}:",
+            "    tt.store %p, %f : !tt.ptr<f32>",
+            f"    cf.cond_br %t, ^bb{i + 1}, ^bb{n}",
+        ]
+    out += [f"  ^bb{n}:", "    tt.return", "  }", "}", ""]
+    return "\n".join(out)
+
+
+SHAPES = {"copies": copies, "long": long_function, "masks": one_address_masks,
+          "blocks": cf_blocks}
 
 
 def measure(text: str, repeat: int) -> dict[str, float]:

@@ -16,7 +16,8 @@ from ttopt.ir.reader import read_module
 from conftest import corpus_files, corpus_params, file_params, fixture_files
 
 
-FAST_PATHS = ("try_fast_op", "try_fast_store", "try_fast_terminator", "try_fast_for_header")
+FAST_PATHS = ("try_fast_op", "try_fast_store", "try_fast_terminator", "try_fast_for_header",
+              "try_fast_branch")
 PASSES = ["redundant-load", "redundant-reduce", "div-chain"]
 
 
@@ -285,3 +286,99 @@ module {
     assert "    %c = arith.addi %b, %b : i32\n" in out
     assert "    %d = arith.addi %c, %c : i32 loc(#loc5)\n" in out
     assert "    } loc(#loc3)\n" in out
+
+
+# `cf` branches (try_fast_branch): successors with and without arguments, forward and
+# backward, default-named (`^bb3`) and named (`^exit`) labels, a value passed twice.
+BRANCHES = """module {
+  tt.func public @k(%t: i1, %f: f32, %n: i32) {
+    cf.cond_br %t, ^bb1(%f, %n : f32, i32), ^exit
+  ^bb1(%x: f32, %i: i32):
+    %c = arith.cmpi slt, %i, %n : i32
+    cf.cond_br %c, ^bb3, ^bb1(%x, %i : f32, i32)
+  ^bb3:
+    cf.br ^exit2(%x, %x : f32, f32)
+  ^exit2(%y: f32, %z: f32):
+    cf.br ^exit
+  ^exit:
+    tt.return
+  }
+}
+"""
+
+
+def _branches_taken(monkeypatch, text: str) -> int:
+    taken = []
+    real = reader.try_fast_branch
+
+    def counting(parser, start):
+        found = real(parser, start)
+        if found is not None:
+            taken.append(found[0].name)
+        return found
+
+    with monkeypatch.context() as m:
+        m.setattr(reader, "try_fast_branch", counting)
+        read_module(text, "b.ttir")
+    return len(taken)
+
+
+def test_branches_take_the_fast_path_and_build_what_the_full_parser_builds(monkeypatch):
+    from ttopt.ir.writer import write_module
+
+    assert _branches_taken(monkeypatch, BRANCHES) == 4
+    fast_mod = read_module(BRANCHES, "b.ttir")
+    assert_same_structure(fast_mod, _full_parse(monkeypatch, BRANCHES, "b.ttir"))
+    ops = [op for op in fast_mod.op.walk() if op.name.startswith("cf.")]
+    assert [[b.name_hint for b in op.successors] for op in ops] == [
+        [None, "exit"], [None, None], ["exit2"], ["exit"]]
+    assert [len(list(b.uses)) for b in ops[0].successors] == [2, 2]  # (uses linked)
+    fast = write_module(fast_mod, keep_text=False)
+    with monkeypatch.context() as m:
+        _no_fast_paths(m)
+        slow = write_module(read_module(BRANCHES, "b.ttir"), keep_text=False)
+    assert fast == slow
+    assert ttopt.optimize(BRANCHES, [], "b.ttir") == BRANCHES
+
+
+@pytest.mark.parametrize("before, after", [
+    ("^bb1(%f, %n : f32, i32), ^exit", "^bb1(%f, %n : f32, i64), ^exit"),  # a type mismatch
+    ("cf.br ^exit\n", "cf.br ^nowhere\n"),  # a label never defined
+    ("cf.cond_br %t, ^bb1", "cf.cond_br %n, ^bb1"),  # a condition not i1
+    ("cf.cond_br %t, ^bb1", "cf.cond_br %u, ^bb1"),  # an undefined value
+    ("cf.br ^exit2(%x, %x : f32, f32)", "cf.br ^exit2(%x : f32)"),  # an argument count
+    ("cf.br ^exit\n", "cf.br ^exit {a = 1 : i32}\n"),  # (valid: an attribute dictionary)
+    ("cf.br ^exit\n", 'cf.br ^exit loc("f.py":1:2)\n'),  # (valid: an inline location)
+], ids=["type", "undefined-label", "condition-type", "undefined-value", "count", "attr-dict", "loc"])
+def test_branches_the_fast_path_refuses_get_the_full_parsers_verdict(before, after, monkeypatch):
+    """Each changed line: the same error (or the same module) with or without the fast
+    path, and Triton's verdict."""
+    from ttopt.oracle import triton_accepts
+
+    assert before in BRANCHES
+    text = BRANCHES.replace(before, after, 1)
+
+    def verdict():
+        try:
+            return ttopt.optimize(text, ["redundant-load"], "b.ttir")
+        except ttopt.TTOptError as e:
+            return f"error: {e}"
+
+    fast = verdict()
+    with monkeypatch.context() as m:
+        _no_fast_paths(m)
+        slow = verdict()
+    assert fast == slow
+    assert fast.startswith("error: ") != triton_accepts(text, ".ttir").ok, fast
+
+
+def test_the_benchmarks_chain_of_blocks_is_valid_and_all_its_branches_are_fast(monkeypatch):
+    """bench.scaling's ``blocks`` shape (the 10 MB target's slowest shape before the branches
+    had a fast path): Triton reads it, and every branch takes the fast path."""
+    from bench.scaling import cf_blocks
+    from ttopt.oracle import triton_accepts
+
+    text = cf_blocks(3 * 50 + 6)
+    assert triton_accepts(text, ".ttir").ok
+    assert _branches_taken(monkeypatch, text) == 51
+    assert ttopt.optimize(text, PASSES, "blocks.ttir") == text

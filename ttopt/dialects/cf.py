@@ -39,6 +39,8 @@ parse-time behaviour), with what MLIR has and xDSL 0.74 leaves out:
 
 from __future__ import annotations
 
+import struct
+
 from xdsl.dialects import cf as _x
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -87,7 +89,18 @@ def switch_cases(op: Operation) -> list[tuple[int, object, tuple]]:
 def _successor_operands(op: Operation) -> list[tuple]:
     """(successor block, the values passed to it) of a ``cf`` branch."""
     if isinstance(op, ConditionalBranchOp):
-        return [(op.then_block, op.then_arguments), (op.else_block, op.else_arguments)]
+        # (from the operands and the segment sizes directly: xDSL's accessors decode the
+        # sizes again for each; the sizes were checked before this rule runs)
+        sizes = op.properties.get("operandSegmentSizes")
+        data = sizes.data.data if sizes is not None else b""
+        then_block, else_block = op.successors
+        if len(data) == 12:
+            _, n_then, n_else = struct.unpack("<3i", data)
+            operands = tuple(op.operands)
+            if 1 + n_then + n_else == len(operands) and n_then >= 0 and n_else >= 0:
+                return [(then_block, operands[1 : 1 + n_then]),
+                        (else_block, operands[1 + n_then :])]
+        return [(then_block, op.then_arguments), (else_block, op.else_arguments)]
     if isinstance(op, SwitchOp):
         return [(op.default_block, op.default_operands)] + [
             (block, values) for _, block, values in switch_cases(op)

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
+from xdsl.ir import Block
 from xdsl.utils.lexer import Span
 
 from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES, CompareOp, ConstantOp, SelectOp
@@ -611,3 +612,85 @@ def try_fast_for_header(parser, start: int):
             at += len(pair) + 2
     indvar = Parser.Argument(Span(m.start(1), m.end(1), inp), iv_type)
     return indvar, *bounds, operands, args, m.end()
+
+
+# a successor: `^label` or `^label(%a, %b : T, U)` (MLIR's suffix-id: ASCII only)
+_LABEL = r"\^((?:[0-9]+|[A-Za-z_$.-][A-Za-z0-9_$.-]*))"
+_SUCCESSOR = _LABEL + r"(?:\(((?:" + _NAME + r")(?:, " + _NAME + r")*) : ([^()\n]+)\))?"
+_BRANCH_LINE = re.compile(
+    r"cf\.(?:br " + _SUCCESSOR + r"|cond_br (" + _NAME + r"), " + _SUCCESSOR + r", "
+    + _SUCCESSOR + r")[ \t]*(?=\n|$)"
+)
+
+
+def try_fast_branch(parser, start: int):
+    """``cf.br ^bb(%a : T)`` / ``cf.cond_br %c, ^bb1, ^bb2(%a, %b : T, U)`` on one line (a
+    successor's arguments optional); None to use the full parser (a value not yet defined or
+    of another type, an attribute dictionary, an inline location).  A label not yet defined
+    is a forward reference, recorded as the parser's ``parse_optional_successor`` records
+    it, so that a label never defined is the same error."""
+    text = parser.source
+    eol = line_end(text, start)
+    m = _BRANCH_LINE.match(text, start, eol) if eol >= 0 else None
+    if m is None:
+        return None
+    if m.group(1) is not None:  # cf.br
+        cls = parser.ctx.get_optional_op("cf.br")
+        groups = (1,)
+        operands = _successor_operands(parser, m, 1)
+        properties: dict = {}
+    else:
+        cls = parser.ctx.get_optional_op("cf.cond_br")
+        groups = (5, 8)
+        cond = _defined(parser, m.group(4), i1)
+        then, other = _successor_operands(parser, m, 5), _successor_operands(parser, m, 8)
+        if cond is None or then is None or other is None:
+            return None
+        operands = [cond, *then, *other]
+        properties = {"operandSegmentSizes": _segment_sizes(len(then), len(other))}
+    if cls is None or operands is None:
+        return None
+    op = fast_create(cls, operands, [], properties, UNKNOWN_LOC)
+    op.successors = [_successor_block(parser, m, g) for g in groups]  # (links the uses)
+    return op, m.end()
+
+
+def _successor_operands(parser, m, group: int):
+    """The operands passed to the successor whose label is ``m.group(group)`` (their names
+    and types: the next two groups); None if one is not a value defined already with that
+    type, or a type text is not a known type."""
+    names, type_texts = m.group(group + 1), m.group(group + 2)
+    if names is None:
+        return []
+    names, type_texts = names.split(", "), _split_top(type_texts)
+    if len(names) != len(type_texts) or "loc(" in m.group(group + 2):
+        return None
+    values = []
+    for name, t_text in zip(names, type_texts):
+        t = _SCALARS.get(t_text) or parser.type_cache.get(t_text)
+        if t is None or (v := _defined(parser, name, t)) is None:
+            return None
+        values.append(v)
+    return values
+
+
+def _successor_block(parser, m, group: int):
+    """The block of the label ``m.group(group)`` as xDSL's ``parse_optional_successor``
+    finds or makes it (a forward reference: a new block, its span recorded)."""
+    name = m.group(group)
+    known = parser.blocks.get(name)
+    if known is not None:
+        return known[0]
+    parser.forward_block_references[name].append(Span(m.start(group) - 1, m.end(group), parser.lexer.input))
+    block = Block()
+    if not Block.is_default_block_name(name):
+        block.name_hint = name
+    parser.blocks[name] = (block, None)
+    return block
+
+
+@lru_cache(maxsize=64)
+def _segment_sizes(then: int, other: int):
+    from xdsl.dialects.builtin import DenseArrayBase, i32
+
+    return DenseArrayBase.from_list(i32, [1, then, other])

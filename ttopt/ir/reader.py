@@ -66,6 +66,7 @@ from .fast_ops import (
     MAX_LINE,
     SCALAR_TYPES,
     line_end,
+    try_fast_branch,
     try_fast_for_header,
     try_fast_op,
     try_fast_store,
@@ -495,6 +496,8 @@ class TritonParser(ParserBase):
             return try_fast_store(self, start)
         if text.startswith(_TERMINATORS, start):
             return try_fast_terminator(self, start)
+        if text.startswith("cf.", start):
+            return try_fast_branch(self, start)
         return None
 
     def _finish_fast(self, op, start: int, end: int) -> None:
@@ -542,6 +545,8 @@ class TritonParser(ParserBase):
                 fast = try_fast_store(self, start)
             elif self.source.startswith(_TERMINATORS, start):
                 fast = try_fast_terminator(self, start)
+            elif self.source.startswith("cf.", start):
+                fast = try_fast_branch(self, start)
         if fast is None:
             if self.current_token.span.start != start:  # a fast path looked ahead and gave
                 self.resume_from(start)                 # up: never lose what it consumed

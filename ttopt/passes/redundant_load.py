@@ -105,6 +105,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import count
 from typing import ClassVar
 
@@ -318,6 +319,7 @@ def _inside(value, op: Operation) -> bool:
     return False
 
 
+@lru_cache(maxsize=256)  # (attributes are immutable values: one per type serves)
 def _zero_attr(typ: Attribute) -> Attribute | None:
     """The attribute of a constant zero (all bits 0) of ``typ``, or None (pointers, f8 ...)."""
     elem = typ.element_type if isinstance(typ, TensorType) else typ
@@ -548,14 +550,17 @@ class RedundantLoad(FunctionWalkPass):
         mask_n = num(mask) if mask is not None else None
         other_n = num(other) if other is not None else None
         candidates = available.get(addr, ())
-        zero_n = None
-        if mask is not None and other is None:
-            zero = _zero_attr(op.result.type)
-            if zero is not None:
-                zero_n = self.numbering.constant_number(zero, op.result.type)
+        zero: list = []  # (the number of a zero of the loaded type: found when first asked)
 
         def same_other(e: Entry) -> bool:
-            return e.other_n == other_n or (other is None and zero_n is not None and e.other_n == zero_n)
+            if e.other_n == other_n:
+                return True
+            if mask is None or other is not None:
+                return False
+            if not zero:
+                attr = _zero_attr(op.result.type)
+                zero.append(None if attr is None else self.numbering.constant_number(attr, op.result.type))
+            return zero[0] is not None and e.other_n == zero[0]
 
         implied: list[bool | None] = [None] * len(candidates)
 
