@@ -27,6 +27,7 @@ def _no_fast_paths(m) -> None:
     for name in FAST_PATHS:
         assert hasattr(reader, name)
         m.setattr(reader, name, lambda p, s: None)
+    m.setattr(reader, "FAST_LABELS", False)
     m.setattr(writer, "FAST_PRINT", False)
 
 

@@ -43,7 +43,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     ModuleOp,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.ir import Attribute, Block, BlockArgument, Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -189,6 +189,7 @@ _RESULT_LIST = re.compile(r"%[^=\n]*=[ \t]*")
 # `%name: type` of a block argument (a scalar type's name, or where another type starts)
 _BLOCK_ARG = re.compile(r"(%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)): ([A-Za-z_][\w.]*(?=[ ,)])|(?=[!t]))")
 FAST_BLOCK_ARGS = True  # (off: every block argument list through xDSL's parser)
+FAST_LABELS = True  # (off: every block label through xDSL's parser)
 _VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
 
 
@@ -686,9 +687,27 @@ class TritonParser(ParserBase):
         if tok.kind == MLIRTokenKind.CARET_IDENT:
             # a label defined twice, the first one branched to before it: xDSL 0.74 takes
             # the second for the first's forward reference again (a KeyError)
-            known = self.blocks.get(tok.text[1:])
+            name = tok.text[1:]
+            known = self.blocks.get(name)
             if known is not None and known[0] in self.marks.labels:
                 self.raise_error(f"redefinition of block '{tok.text}'", start, tok.span.end)
+            if FAST_LABELS and self.source.startswith(":", tok.span.end) and (
+                known is None or known[1] is None
+            ):
+                # `^name:` (no arguments): xDSL's _parse_block without lexing the label's
+                # `:` apart (a label defined already: xDSL's error, through its parser)
+                if known is None:
+                    block = Block()
+                    self.blocks[name] = (block, tok.span)
+                else:
+                    block = known[0]
+                    self.forward_block_references.pop(name)
+                if not Block.is_default_block_name(name):
+                    block.name_hint = name
+                self.marks.labels[block] = start
+                self.resume_from(tok.span.end + 1)
+                self.parse_block_body(block)
+                return block
         block = super().parse_block()
         self.marks.labels[block] = start
         return block
