@@ -34,10 +34,13 @@ import re
 from collections.abc import Callable
 
 from xdsl.dialects.builtin import FileLineColLoc
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation, OpResult, SSAValue, SSAValues, Use
+from xdsl.ir import Attribute, BuiltinAttribute, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.mlir_lexer import MLIRLexer, StringLiteral
+from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, StringLiteral
 
 XDSL_VERSION = "0.74.0"
 """The xDSL release this module was written against (``pyproject.toml`` pins it)."""
@@ -121,6 +124,40 @@ class ParserBase(Parser):
         """Consume the current token (which must be of ``kind``, if given) and return it."""
         return self._consume_token(kind)
 
+    # --- xDSL's token steps, the same without their layers of calls (every token of an op
+    # that the reader's fast paths do not take passes here: about a tenth of reading time)
+    def _consume_token(self, expected_kind=None):  # type: ignore[override]
+        state = self._parser_state
+        token = state.current_token
+        assert expected_kind is None or token.kind == expected_kind, (
+            f"Unexpected token {token}, expected {expected_kind}"
+        )
+        state.current_token = state.lexer.lex()
+        return token
+
+    def _parse_optional_token(self, expected_kind):  # type: ignore[override]
+        state = self._parser_state
+        token = state.current_token
+        if token.kind == expected_kind:
+            state.current_token = state.lexer.lex()
+            return token
+        return None
+
+    def parse_optional_punctuation(self, punctuation):  # type: ignore[override]
+        kind = KIND_BY_PUNCTUATION_SPELLING.get(punctuation)
+        if kind is None:  # (not a punctuation: xDSL's assertion)
+            return Parser.parse_optional_punctuation(self, punctuation)
+        state = self._parser_state
+        if state.current_token.kind == kind:
+            state.current_token = state.lexer.lex()
+            return punctuation
+        return None
+
+    def parse_punctuation(self, punctuation, context_msg: str = ""):  # type: ignore[override]
+        if self.parse_optional_punctuation(punctuation) is None:
+            return Parser.parse_punctuation(self, punctuation, context_msg)  # (its error)
+        return punctuation
+
     def install_lexer(self, lexer) -> None:
         """Lex with ``lexer`` (over this parser's input) from its position on."""
         self._parser_state.lexer = lexer
@@ -203,6 +240,32 @@ class ParserBase(Parser):
     def parse_dense_literal_type(self):
         """The type after ``dense<...> :``."""
         return Parser._parse_dense_literal_type(self)
+
+    # --- a complex element `(re, im)` of a tensor literal, and its parts
+    def _parse_optional_complex(self):  # type: ignore[override]
+        return self.parse_optional_complex()
+
+    def parse_optional_complex(self):
+        """``(re, im)`` in a ``dense<...>`` literal: ``(value, span)``, or None."""
+        return Parser._parse_optional_complex(self)
+
+    def parse_optional_bool_int_or_float(self):
+        """``true``, ``false``, an integer or a float, with its ``-``: ``(value, span)`` (the
+        sign applied), or None (the parser back where it was)."""
+        return self._parse_optional_bool_int_or_float()
+
+    @staticmethod
+    def tensor_literal_element(is_negative: bool, value, span):
+        """An element of a tensor literal, as :meth:`parse_tensor_literal` gives them."""
+        return Parser._TensorLiteralElement(is_negative, value, span)
+
+    # --- one `name = attribute` of an attribute or properties dictionary
+    def _parse_attribute_entry(self):  # type: ignore[override]
+        return self.parse_attribute_entry()
+
+    def parse_attribute_entry(self):
+        """``name = attribute`` (or ``name`` alone, a unit attribute) in ``{...}``."""
+        return Parser._parse_attribute_entry(self)
 
 
 class PrinterBase(Printer):
@@ -463,3 +526,29 @@ def fast_create(cls, operands: list, result_types: list, properties: dict, locat
     op._successor_uses = ()
     op.regions = ()
     return op  # (parent, _next_op, _prev_op: the class's None, as create leaves them)
+
+
+# ------------------------------------------------------------------ a string with a type
+# MLIR's StringAttr may carry a type (`"x" : i32`); xDSL's has none, and is final.
+
+
+@irdl_attr_definition
+class TypedStringAttr(ParametrizedAttribute, BuiltinAttribute):
+    """MLIR's ``"text" : type`` (a ``StringAttr`` with a type other than ``none``), as an
+    attribute dictionary, an array or a properties dictionary holds it (Triton reads it there
+    in every release).  ``value.data`` is the text; printed as MLIR prints it."""
+
+    name = "ttopt.typed_string"
+
+    value: StringAttr
+    type: Attribute
+
+    def print_builtin(self, printer) -> None:
+        printer.print_string_literal(self.value.data)
+        printer.print_string(" : ")
+        printer.print_attribute(self.type)
+
+    @property
+    def data(self) -> str:
+        """The text, as a ``StringAttr``'s ``data``."""
+        return self.value.data
