@@ -1228,7 +1228,7 @@ def test_the_block_graph_walk_is_linear_in_the_nesting(monkeypatch, outer_cfg):
     error = run_deep(_error, text, ".ttir")  # (the nesting needs the deep stack)
     if outer_cfg:
         assert error == f"t.ttir:{8 + depth}:5: error: 'tt.store' op operand #1 does not dominate this use"
-        # each op once, up to the error (the function, its ops, the 300 scf.if)
+        # each op with regions once, up to the error (the function, the 300 scf.if)
         assert len({id(op) for op in walks}) == len(walks) <= depth + 5
     else:
         assert error is None

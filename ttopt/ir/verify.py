@@ -730,26 +730,26 @@ class _CfgWalk:
 
     def op(self, op: Operation) -> None:
         self.done.add(id(op))
+        position = self.position
         for region in op.regions:
             blocks = list(region.blocks)
-            if len(blocks) < 2:
-                for block in blocks:
-                    for inner in block.ops:
-                        self.check(inner)
-                        self.op(inner)
-                continue
-            index = {id(b): i for i, b in enumerate(blocks)}
-            tin, tout, reachable = _dominators(blocks, index)
-            frame = [index, tin, tout, reachable, 0, 0]  # (.., current block, position)
-            for b in blocks:
-                self.frames[id(b)] = frame
+            frame = None
+            if len(blocks) > 1:  # (a block graph: its dominator tree, and positions kept)
+                index = {id(b): i for i, b in enumerate(blocks)}
+                tin, tout, reachable = _dominators(blocks, index)
+                frame = [index, tin, tout, reachable, 0, 0]  # (.., current block, position)
+                for b in blocks:
+                    self.frames[id(b)] = frame
             for i, block in enumerate(blocks):
-                frame[4] = i
+                if frame is not None:
+                    frame[4] = i
                 for p, inner in enumerate(block.ops):
-                    frame[5] = p
-                    self.position[id(inner)] = p
+                    if frame is not None:
+                        frame[5] = p
+                        position[id(inner)] = p
                     self.check(inner)
-                    self.op(inner)
+                    if inner.regions:
+                        self.op(inner)
 
     def check(self, op: Operation) -> None:
         frames = self.frames
