@@ -41,6 +41,7 @@ from ..dialects.tt import (
     EVICTION_POLICY,
     PROGRAM_DIM,
     AddPtrOp,
+    StoreOp,
     GetNumProgramsOp,
     GetProgramIdOp,
     LoadOp,
@@ -324,12 +325,12 @@ def try_fast_op(parser, start: int):
         mm = _LOAD.fullmatch(tail)
         if not mm or not (pt := typ(mm.group(6), mm.start(6))):
             return None
-        try:
-            rt = loaded_type(pt)
-        except ValueError:
+        found = pointer_types(pt)
+        if found is None:
             return None
+        rt, mt = found
         names = [n for n in mm.group(1, 2, 3) if n is not None]
-        values = [value(n, t) for n, t in zip(names, [pt, mask_type(pt), rt])]
+        values = [value(n, t) for n, t in zip(names, [pt, mt, rt])]
         if any(v is None for v in values):
             return None
         if not _cache_evict(mm.group(4), mm.group(5), props):
@@ -412,6 +413,25 @@ def _make(cls, operands: list, result_types: list, properties: dict | None = Non
                           properties=dict(properties or {}), location=UNKNOWN_LOC)
     return fast_create(cls, operands, result_types, {} if properties is None else properties,
                        UNKNOWN_LOC)
+
+
+_POINTER_TYPES: dict[int, tuple] = {}
+
+
+def pointer_types(pt):
+    """``(loaded_type(pt), mask_type(pt))``, or None if ``pt`` is no pointer type; found
+    once per type object (the reader shares equal types: a kernel's loads and stores ask
+    about a few), without building a new tensor type for each op."""
+    found = _POINTER_TYPES.get(id(pt))
+    if found is None:
+        try:
+            found = (pt, loaded_type(pt), mask_type(pt))
+        except ValueError:
+            found = (pt, None, None)
+        if len(_POINTER_TYPES) >= 4096:
+            _POINTER_TYPES.clear()
+        _POINTER_TYPES[id(pt)] = found  # (holding pt: its id names no other object)
+    return None if found[1] is None else (found[1], found[2])
 
 
 def _defined(parser, name: str, expected):
@@ -510,8 +530,6 @@ _STORE_LINE = re.compile(
 
 def try_fast_store(parser, start: int):
     """``tt.store %p, %v(, %m)? ... : T`` on one line; None to use the full parser."""
-    from ..dialects.tt import StoreOp
-
     text = parser.source
     eol = line_end(text, start)
     m = _STORE_LINE.match(text, start, eol) if eol >= 0 else None
@@ -521,12 +539,12 @@ def try_fast_store(parser, start: int):
     pt = _SCALARS.get(t_text) or parser.type_cache.get(t_text)
     if pt is None:
         return None
-    try:
-        vt = loaded_type(pt)
-    except ValueError:
+    found = pointer_types(pt)
+    if found is None:
         return None
+    vt, mt = found
     names = [n for n in m.group(1, 2, 3) if n is not None]
-    values = [_defined(parser, n, t) for n, t in zip(names, [pt, vt, mask_type(pt)])]
+    values = [_defined(parser, n, t) for n, t in zip(names, [pt, vt, mt])]
     if any(v is None for v in values):
         return None
     props: dict = {}
