@@ -16,6 +16,7 @@ feature                         releases        text
 ``for_unsigned``                3.5 -           ``scf.for unsigned %i = ..`` (the ``unsignedCmp`` property)
 ``no_inline``                   3.5 -           ``scf.execute_region -> T no_inline {``
 ``switch_signed_cases``         3.2 -           ``cf.switch`` case values: signed, within the flag's width
+``loc_ranges``                  3.3 -           ``loc("f.py":1:2 to 3:4)``, ``loc("f.py":1:2 to :4)``, ``loc("f.py":1)``
 ``hints``                       ``"dict"`` 2.x  ``tt.load %p {cache = 1 : i32, evict = 3 : i32, isVolatile = false} : T``
                                 ``"keywords"``  ``tt.load %p evictionPolicy = evict_last : tensor<..x!tt.ptr<..>>`` (3.0 - 3.8)
                                 ``"policy"``    ``{cachePolicy = #tt.cache_policy<cache_modifier = none, eviction_policy = evict_last>}`` (3.9)
@@ -103,6 +104,14 @@ class Syntax:
         assertion); before, as the low bits of a 64-bit value up to ``2**64 - 1`` (not
         ``-2**63``), truncated to the flag's width."""
         return self.release >= (3, 2)
+
+    @property
+    def loc_ranges(self) -> bool:
+        """MLIR's ``FileLineColRange`` locations: ``loc("f.py":1:2 to 3:4)``,
+        ``loc("f.py":1:2 to :4)`` and ``loc("f.py":1)`` (a line alone): Triton 3.3+; before,
+        ``to`` after a column is an error (``expected ')' in location``), and so is a line
+        without its column (``expected ':' in FileLineColLoc``)."""
+        return self.release >= (3, 3)
 
     @property
     def hints(self) -> str:

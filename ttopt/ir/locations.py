@@ -10,6 +10,13 @@ What MLIR rejects is rejected here too: an alias used *inside* another alias's l
 (``#loc21 = loc("offsets"(#loc4))``) must be defined above it (MLIR defers only a whole
 ``loc(#alias)`` after an op), and a definition must be at the top level, between operations,
 not inside one (:func:`check_top_level_aliases`, once the module is parsed).
+
+The forms of MLIR's location grammar that xDSL 0.74 lacks are read here too, in alias
+definitions (:class:`_LocParser`) and inline (:func:`parse_location`, the reader's parser
+calls it for every ``loc(...)`` body it does not find in its cache): ranges,
+``"f.py":1:2 to 3:4`` / ``to :4`` / ``"f.py":1`` (:class:`FileLineColRange`, Triton 3.3+
+only: ``Syntax.loc_ranges``), and fused locations with metadata, ``fused<ATTR>[...]`` (every
+release; the metadata is any attribute, read by the reader's attribute parser).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -29,10 +37,100 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
+from xdsl.ir import Attribute, BuiltinAttribute, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition, param_def
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from ..dialects import versions
 from ..errors import TTOptError, line_col
 from ..xdsl_compat import unchecked, unchecked_data
 from .lexer import BLANKS, STRING_LITERAL, string_literal_error, string_value
+
+
+# ------------------------------------------------------------------ FileLineColRange
+@irdl_attr_definition
+class FileLineColRange(ParametrizedAttribute, BuiltinAttribute):
+    """MLIR's ``FileLineColRange`` location (Triton 3.3+, :attr:`Syntax.loc_ranges`), which
+    xDSL 0.74 has no class for, in the three forms MLIR's parser reads:
+
+    * ``"f.py":3`` (a line alone): ``start_column``, ``end_line``, ``end_column`` are None;
+    * ``"f.py":3:4 to :9`` (the same line): ``end_line`` is None;
+    * ``"f.py":3:4 to 5:6``: every field set.
+
+    (``"f.py":3:4`` alone is xDSL's ``FileLineColLoc``.)  The form is kept as written, so
+    that equal text is an equal attribute and an op printed anew prints it back exactly
+    (``to 3:9`` on line 3 is not folded into ``to :9``, nor ``to 3:4`` into no range: MLIR
+    reads each back as it reads the input)."""
+
+    name = "ttopt.file_line_col_range"
+
+    filename: StringAttr = param_def()
+    start_line: IntAttr = param_def()
+    start_column: IntAttr | NoneAttr = param_def()
+    end_line: IntAttr | NoneAttr = param_def()
+    end_column: IntAttr | NoneAttr = param_def()
+
+    def verify(self) -> None:
+        if isinstance(self.start_column, NoneAttr):
+            if not (isinstance(self.end_line, NoneAttr) and isinstance(self.end_column, NoneAttr)):
+                raise VerifyException("a location range without a start column has no end")
+        elif isinstance(self.end_column, NoneAttr):
+            raise VerifyException("a location range with a start column needs an end column "
+                                  "(without one it is a FileLineColLoc)")
+
+    def print_builtin(self, printer) -> None:
+        with printer.in_location():
+            printer.print_string_literal(self.filename.data)
+            printer.print_string(range_suffix(self))
+
+
+def range_suffix(loc: FileLineColRange) -> str:
+    """What follows the file name: ``:3``, ``:3:4 to :9`` or ``:3:4 to 5:6``."""
+    text = f":{loc.start_line.data}"
+    if isinstance(loc.start_column, NoneAttr):
+        return text
+    text += f":{loc.start_column.data} to "
+    if not isinstance(loc.end_line, NoneAttr):
+        text += str(loc.end_line.data)
+    return text + f":{loc.end_column.data}"
+
+
+def is_location(attr: Attribute) -> bool:
+    """Whether ``attr`` is a location (xDSL's ``LocationAttr`` or a range)."""
+    return isinstance(attr, LocationAttr | FileLineColRange)
+
+
+def make_range(filename: StringAttr, line: int, col: int | None = None,
+               end_line: int | None = None, end_col: int | None = None) -> FileLineColRange:
+    none = NoneAttr()
+    return FileLineColRange(
+        filename, IntAttr(line), none if col is None else IntAttr(col),
+        none if end_line is None else IntAttr(end_line), none if end_col is None else IntAttr(end_col),
+    )
+
+
+def _ranges_refused() -> str | None:
+    """Why the release being read has no location ranges (None: it has them)."""
+    syntax = versions.current()
+    if syntax.loc_ranges:
+        return None
+    return f"needs Triton 3.3 or later (this text is read as Triton {versions.show(syntax.release)}'s)"
+
+
+def container(cls, *params):
+    """``cls(*params)`` for a location that holds locations (CallSiteLoc, NameLoc, FusedLoc):
+    built unchecked where one of them is a range (xDSL's location constraint knows only its
+    own location classes)."""
+    if any(isinstance(p, FileLineColRange) for p in params) or (
+        cls is FusedLoc and any(isinstance(p, FileLineColRange) for p in params[0])
+    ):
+        if cls is FusedLoc:
+            return unchecked(FusedLoc, unchecked_data(ArrayAttr, tuple(params[0])), params[1])
+        return unchecked(cls, *params)
+    if cls is FusedLoc:
+        return FusedLoc(tuple(params[0]), params[1])
+    return cls(*params)
 
 # A location alias definition `#locN = loc(BODY)`, anywhere outside a string literal (Triton
 # prints one per line; a hand-joined or one-line module has them beside other statements).
@@ -148,26 +246,32 @@ class LocAliasTable:
 
 
 class _LocParser:
-    def __init__(self, text: str, resolve, where, cache: dict):
+    """A location alias's body (``#locN = loc(BODY)``), read token by token (each token
+    lexed when it is reached: a fused location's metadata is any attribute, read by the
+    full attribute parser, :meth:`metadata`)."""
+
+    def __init__(self, text: str, resolve, where, cache: dict, metadata=None):
         self.cache = cache
-        self.tokens = []
-        pos = 0
-        while pos < len(text):
-            if text[pos:].strip(BLANKS) == "":
-                break
-            m = _TOKEN.match(text, pos)
-            if m is None:
-                raise where(f"unexpected text in location: {text[pos:pos + 20]!r}", pos)
-            kind = m.lastgroup
-            if kind == "quote":  # a string literal STRING_LITERAL refused
-                at, msg = string_literal_error(text, m.start(kind))
-                raise where(msg, at)
-            self.tokens.append((kind, m.group(kind), m.start(kind)))
-            pos = m.end()
-        self.i = 0
+        self.text = text
+        self.pos = 0  # where the next token is lexed from
+        self.tok = None  # (kind, value, start, end) of the current token, once lexed
         self.end = len(text)
         self.resolve = resolve
         self.where = where
+        self.parse_metadata = metadata  # (text, offset) -> (attribute, end offset)
+
+    def _lex(self):
+        text, pos = self.text, self.pos
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            if text[pos:].strip(BLANKS) == "":  # (once, at the end: linear)
+                return (None, None, self.end, self.end)
+            raise self.where(f"unexpected text in location: {text[pos:pos + 20]!r}", pos)
+        kind = m.lastgroup
+        if kind == "quote":  # a string literal STRING_LITERAL refused
+            at, msg = string_literal_error(text, m.start(kind))
+            raise self.where(msg, at)
+        return (kind, m.group(kind), m.start(kind), m.end())
 
     def _str(self, s: str) -> StringAttr:
         attr = self.cache.get(s)
@@ -176,18 +280,21 @@ class _LocParser:
         return attr
 
     def peek(self):
-        return self.tokens[self.i][:2] if self.i < len(self.tokens) else (None, None)
+        if self.tok is None:
+            self.tok = self._lex()
+        return self.tok[:2]
 
     def error(self, msg: str) -> TTOptError:
         """An error at the current token (the end of the text when none is left)."""
-        at = self.tokens[self.i][2] if self.i < len(self.tokens) else self.end
-        return self.where(msg, at)
+        self.peek()
+        return self.where(msg, self.tok[2])
 
     def take(self, value=None):
         tok = self.peek()
         if tok[0] is None or (value is not None and tok[1] != value):
             raise self.error(f"expected '{value}' in location, got {tok[1]!r}")
-        self.i += 1
+        self.pos = self.tok[3]
+        self.tok = None
         return tok
 
     def integer(self, what: str) -> int:
@@ -201,13 +308,25 @@ class _LocParser:
         self.take()
         return value
 
-    def loc(self) -> LocationAttr:
+    def metadata(self) -> Attribute:
+        """A fused location's ``<attribute>``, after ``fused`` (the ``<`` is current)."""
+        self.take("<")
+        if self.parse_metadata is None:
+            raise self.error("fused location metadata cannot be read here")
+        attr, end = self.parse_metadata(self.text, self.pos)
+        self.pos, self.tok = end, None
+        if self.peek()[1] != ">":
+            raise self.error(f"expected '>' after fused location metadata, got {self.peek()[1]!r}")
+        self.take()
+        return attr
+
+    def loc(self) -> Attribute:
         kind, val = self.peek()
         if kind == "ident" and val == "unknown":
             self.take()
             return UnknownLoc()
         if kind == "alias":
-            at = self.tokens[self.i][2]
+            at = self.tok[2]
             self.take()
             return self.resolve(val, at)
         if kind == "ident" and val == "callsite":
@@ -217,29 +336,47 @@ class _LocParser:
             self.take("at")
             caller = self.loc()
             self.take(")")
-            return CallSiteLoc(callee, caller)
+            return container(CallSiteLoc, callee, caller)
         if kind == "ident" and val == "fused":
             self.take()
             meta = NoneAttr()
             if self.peek()[1] == "<":
-                raise self.error("fused locations with metadata are not supported")
+                meta = self.metadata()
             self.take("[")
-            locs = [self.loc()]
-            while self.peek()[1] == ",":
-                self.take()
+            locs = []
+            if self.peek()[1] != "]":
                 locs.append(self.loc())
+                while self.peek()[1] == ",":
+                    self.take()
+                    locs.append(self.loc())
             self.take("]")
-            return FusedLoc(tuple(locs), meta)
+            return container(FusedLoc, locs, meta)
         if kind == "str":
             self.take()
             name = string_value(val[1:-1])
             if self.peek()[1] == ":":
                 self.take()
                 line = self.integer("line number")
+                if self.peek()[1] != ":":  # `"f.py":3`: a range of a line
+                    self._check_ranges("a location with a line and no column")
+                    return make_range(self._str(name), line)
                 self.take(":")
                 col = self.integer("column number")
-                if self.peek()[1] == "to":
-                    raise self.error("location ranges ('to') are not supported")
+                if self.peek() == ("ident", "to"):
+                    self._check_ranges("a location range ('to')")
+                    self.take()
+                    end_line = None
+                    if self.peek()[0] == "int":
+                        end_line = self.integer("end line number")
+                    if self.peek()[1] != ":":
+                        raise self.error(
+                            "expected an integer or ':' after 'to' in a location range, got "
+                            f"{self.peek()[1]!r}" if end_line is None else
+                            f"expected ':' after the end line of a location range, got {self.peek()[1]!r}"
+                        )
+                    self.take(":")
+                    end_col = self.integer("end column number")
+                    return make_range(self._str(name), line, col, end_line, end_col)
                 key = (name, line, col)
                 loc = self.cache.get(key)
                 if loc is None:
@@ -249,9 +386,14 @@ class _LocParser:
                 self.take()
                 child = self.loc()
                 self.take(")")
-                return NameLoc(self._str(name), child)
+                return container(NameLoc, self._str(name), child)
             return NameLoc(self._str(name), NoneAttr())
         raise self.error(f"unexpected {val!r} in location")
+
+    def _check_ranges(self, what: str) -> None:
+        why = _ranges_refused()
+        if why is not None:
+            raise self.error(f"{what} {why}")
 
 
 def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
@@ -336,7 +478,13 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             ln, col = line_col(text, _off + at)
             return TTOptError(msg, filename, ln, col)
 
-        p = _LocParser(body, lambda n, at: resolve(n, offset + at, offset), where, cache)
+        def metadata(body_text: str, pos: int, _w=where, _off=offset):
+            # (a location alias in it must be defined above, as in the location itself)
+            known = {n: resolve(n, _off + at, _off) for at, n in _alias_refs(body_text, pos, len(body_text))
+                     if n in raw}
+            return _attribute_at(body_text, pos, _w, known)
+
+        p = _LocParser(body, lambda n, at: resolve(n, offset + at, offset), where, cache, metadata)
         loc = p.loc()
         if p.peek()[0] is not None:
             raise p.error(f"unexpected {p.peek()[1]!r} after location")
@@ -347,6 +495,28 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
     for name in raw:
         resolve(name)
     return stripped, LocAliasTable(values, lines, starts)
+
+
+def _attribute_at(text: str, pos: int, where, aliases: dict) -> tuple[Attribute, int]:
+    """The attribute written at offset ``pos`` of ``text`` (a fused location's metadata in
+    an alias definition) and the offset of the token after it, read by the reader's parser
+    in the context of the release being read, knowing the location ``aliases``; an error:
+    ``where(message, offset)``."""
+    from .reader import TritonParser, _context  # (the reader imports this module)
+
+    release = versions.current().release
+    parser = TritonParser(_context(release, release, release), text, "<location>")
+    parser.attribute_aliases.update(aliases)
+    try:
+        parser.resume_from(pos)
+        attr = _untyped_attribute(parser)
+        return attr, parser.current_token.span.start
+    except ParseError as e:
+        msg = e.msg.strip().splitlines()[0] if e.msg else "syntax error"
+        raise where(msg, e.span.start) from None
+    except VerifyException as e:
+        msg = str(e).strip().splitlines()
+        raise where(msg[0] if msg else "invalid attribute", pos) from None
 
 
 def check_top_level_aliases(
@@ -467,3 +637,130 @@ _MODULE_RE = re.compile(r"^\s*(module|\"builtin\.module\"|builtin\.module|tt\.fu
 def _module_start(text: str) -> int:
     m = _MODULE_RE.search(text)
     return m.start() if m else len(text)
+
+
+# ------------------------------------------------------------------ inline locations
+def parse_location(p) -> Attribute:
+    """What is inside ``loc(...)`` (and each location nested in it), read by the reader's
+    parser ``p`` (ttopt's public parser API: ``current_token``, ``consume_token``...), as
+    MLIR's location parser reads it: xDSL 0.74's reads neither ranges nor fused locations
+    with metadata.  Nested locations are read by ``p.parse_location_body()`` (the reader
+    checks the aliases in them); the messages of the forms xDSL reads are xDSL's."""
+    tok = p.current_token
+    kind = tok.kind
+    if kind == MLIRTokenKind.BARE_IDENT:
+        word = tok.text
+        if word == "unknown":
+            p.consume_token()
+            return UnknownLoc()
+        if word == "callsite":
+            p.consume_token()
+            p.parse_punctuation("(")
+            callee = p.parse_location_body()
+            p.parse_keyword("at")
+            caller = p.parse_location_body()
+            p.parse_punctuation(")")
+            return container(CallSiteLoc, callee, caller)
+        if word == "fused":
+            p.consume_token()
+            meta = NoneAttr()
+            if p.current_token.kind == MLIRTokenKind.LESS:
+                p.consume_token()
+                start = p.current_token.span.start
+                meta = _untyped_attribute(p)
+                _check_metadata_aliases(p, start, p.current_token.span.start)
+                if p.current_token.kind != MLIRTokenKind.GREATER:
+                    p.raise_error("expected '>' after fused location metadata")
+                p.consume_token()
+            if p.current_token.kind != MLIRTokenKind.L_SQUARE:
+                p.raise_error("expected '[' in fused location")
+            locs = p.parse_comma_separated_list(p.Delimiter.SQUARE, p.parse_location_body)
+            return container(FusedLoc, locs, meta)
+        p.raise_error("Unsupported location type.")
+    if kind == MLIRTokenKind.STRING_LIT:
+        name = StringAttr(p.parse_optional_str_literal())
+        if p.current_token.kind == MLIRTokenKind.COLON:
+            p.consume_token()
+            line = _parse_u32(p, "line number")
+            if p.current_token.kind != MLIRTokenKind.COLON:  # `"f.py":3`: a range of a line
+                _check_ranges_at(p, "a location with a line and no column")
+                return make_range(name, line)
+            p.consume_token()
+            col = _parse_u32(p, "column number")
+            tok = p.current_token
+            if tok.kind == MLIRTokenKind.BARE_IDENT and tok.text == "to":
+                _check_ranges_at(p, "a location range ('to')")
+                p.consume_token()
+                end_line = None
+                if p.current_token.kind == MLIRTokenKind.INTEGER_LIT:
+                    end_line = _parse_u32(p, "end line number")
+                if p.current_token.kind != MLIRTokenKind.COLON:
+                    p.raise_error("expected an integer or ':' after 'to' in a location range"
+                                  if end_line is None else
+                                  "expected ':' after the end line of a location range")
+                p.consume_token()
+                end_col = _parse_u32(p, "end column number")
+                return make_range(name, line, col, end_line, end_col)
+            return FileLineColLoc(name, IntAttr(line), IntAttr(col))
+        if p.current_token.kind == MLIRTokenKind.L_PAREN:
+            p.consume_token()
+            child = p.parse_location_body()
+            p.parse_punctuation(")")
+            return container(NameLoc, name, child)
+        return NameLoc(name, NoneAttr())
+    if kind == MLIRTokenKind.HASH_IDENT:
+        attr = p.parse_attribute()
+        if is_location(attr):
+            return attr
+        p.raise_error("Expected location alias.")
+    p.raise_error("Unexpected location syntax.")
+
+
+_ALIAS_REFS = re.compile(STRING_LITERAL.pattern + r"|#[\w$.-]+")
+
+
+def _alias_refs(text: str, start: int, end: int):
+    """(offset, name) of each ``#name`` in ``text[start:end]`` outside string literals."""
+    for m in _ALIAS_REFS.finditer(text, start, end):
+        if m.group().startswith("#"):
+            yield m.start(), m.group()
+
+
+def _check_metadata_aliases(p, start: int, end: int) -> None:
+    """A fused location's metadata is an attribute: MLIR resolves a location alias in it
+    on the spot (not at the end, as a whole ``loc(#alias)``), so it must be defined above."""
+    offsets = getattr(p, "loc_alias_offsets", None)
+    if not offsets:
+        return
+    source = p.lexer.input.content
+    for at, name in _alias_refs(source, start, end):
+        defined_at = offsets.get(name)
+        if defined_at is not None and defined_at > at:
+            p.raise_error(f"undefined symbol alias '{name}' (a location alias in a fused "
+                          "location's metadata must be defined above it)",
+                          p.current_token.span)
+
+
+def _untyped_attribute(p) -> Attribute:
+    """An attribute where MLIR expects no particular type (``parseAttribute()``): a string
+    there may have one, ``"m" : i32`` (the reader's parser reads it so in a dictionary's
+    entry or an array's element; xDSL's ``parse_attribute`` where it has no such method)."""
+    parse = getattr(p, "_parse_generic_attribute", None)
+    return parse() if parse is not None else p.parse_attribute()
+
+
+def _parse_u32(p, what: str) -> int:
+    """A line or column number: an unsigned 32-bit integer, decimal or hexadecimal."""
+    tok = p.current_token
+    if tok.kind != MLIRTokenKind.INTEGER_LIT:
+        p.raise_error(f"expected integer {what} in location")
+    value = p.parse_integer(False, False)
+    if not 0 <= value < 1 << 32:
+        p.raise_error(f"expected integer {what} in location, got '{tok.text}'", tok.span)
+    return value
+
+
+def _check_ranges_at(p, what: str) -> None:
+    why = _ranges_refused()
+    if why is not None:
+        p.raise_error(f"{what} {why}")

@@ -43,6 +43,8 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     ModuleOp,
 )
+from xdsl.dialects.builtin import ComplexType, DenseResourceAttr, NoneType, ShapedType, UnitAttr
+from xdsl.dialects.builtin import UnrankedTensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -55,6 +57,7 @@ from ..dialects.tt_attrs import PointerType
 from ..errors import TTOptError, TTOptInternalError, line_col
 from ..xdsl_compat import (
     ParserBase,
+    TypedStringAttr,
     append_new_op,
     file_line_col,
     set_value_name,
@@ -380,8 +383,10 @@ class TritonParser(ParserBase):
                     tok.span,
                 )
         self._nested_loc = True
-        try:
-            return super().parse_location_body()
+        try:  # (MLIR's grammar: ranges and fused<metadata> too, which xDSL's lacks)
+            from .locations import parse_location
+
+            return parse_location(self)
         finally:
             self._nested_loc = nested
 
@@ -777,6 +782,9 @@ class TritonParser(ParserBase):
                 self._alias_texts.append(self.source[start : self.current_token.span.start].strip())
                 self._alias_env = None
                 continue
+            if self.current_token.kind == MLIRTokenKind.FILE_METADATA_BEGIN:
+                self._parse_file_metadata()
+                continue
             start = self.current_token.span.start
             op = self.parse_optional_operation()
             if op is None:
@@ -788,9 +796,132 @@ class TritonParser(ParserBase):
         for name, ref in self._resolved_refs:
             if ref.first_use is not None:  # (see define_values)
                 self._undefined_value_error({name: {0: ref}})
-        if len(ops) == 1 and isinstance(ops[0], ModuleOp):
-            return ops[0]
-        return ModuleOp(ops)
+        module = ops[0] if len(ops) == 1 and isinstance(ops[0], ModuleOp) else ModuleOp(ops)
+        if self._file_metadata:  # (what the writer prints after the module, printed anew)
+            module.file_metadata = tuple(self.source[a:b] for a, b in self._file_metadata)
+        return module
+
+    # --- `{-# dialect_resources: {...}, external_resources: {...} #-}` (anywhere between
+    #     top-level ops, as often as wanted): checked as MLIR reads it, kept as text
+    _file_metadata: tuple = ()
+
+    def _parse_file_metadata(self) -> None:
+        start = self.consume_token().span.start
+        self._metadata_list(MLIRTokenKind.FILE_METADATA_END, "'#-}'", self._metadata_entry)
+        self._file_metadata += ((start, self.consume_token().span.end),)
+
+    def _metadata_list(self, end_kind, end: str, entry) -> None:
+        """MLIR's ``parseCommaSeparatedListUntil``: ``entry`` until ``end_kind`` (not
+        consumed); an empty list allowed."""
+        if self.current_token.kind == end_kind:
+            return
+        while True:
+            entry()
+            if self.current_token.kind == MLIRTokenKind.COMMA:
+                self.consume_token()
+                continue
+            if self.current_token.kind != end_kind:
+                self.raise_error(f"expected ',' or {end}")
+            return
+
+    def _metadata_colon(self) -> None:
+        if self.current_token.kind != MLIRTokenKind.COLON:
+            self.raise_error("expected ':'")
+        self.consume_token()
+
+    def _metadata_entry(self) -> None:
+        tok = self.current_token
+        if tok.kind != MLIRTokenKind.BARE_IDENT:
+            self.raise_error("expected identifier key in file metadata dictionary")
+        self.consume_token()
+        self._metadata_colon()
+        if tok.text == "dialect_resources":
+            self._resource_groups(self._dialect_blobs)
+        elif tok.text == "external_resources":
+            self._resource_groups(self._tool_resources)
+        else:
+            self.raise_error(f"unknown key '{tok.text}' in file metadata dictionary", tok.span)
+
+    def _resource_groups(self, body) -> None:
+        """``{ name: { ... }, ... }``, ``body(name token)`` after each ``name: {``."""
+        if self.current_token.kind != MLIRTokenKind.L_BRACE:
+            self.raise_error("expected '{'")
+        self.consume_token()
+
+        def group():
+            tok = self.current_token
+            if tok.kind != MLIRTokenKind.BARE_IDENT:
+                self.raise_error("expected identifier key for 'resource' entry")
+            self.consume_token()
+            self._metadata_colon()
+            if self.current_token.kind != MLIRTokenKind.L_BRACE:
+                self.raise_error("expected '{'")
+            self.consume_token()
+            body(tok)
+            self.consume_token()  # (the `}` the list stopped at)
+
+        self._metadata_list(MLIRTokenKind.R_BRACE, "'}'", group)
+        self.consume_token()
+
+    def _resource_key(self, what: str, colon: bool = True) -> str:
+        """A resource's key: a bare name, or (Triton 3.3+) a string."""
+        strings = versions.current().release >= (3, 3)
+        if self.current_token.kind == MLIRTokenKind.STRING_LIT and not strings:
+            self.raise_error(f"expected identifier key for '{what}' entry")
+        key = self.parse_optional_identifier_or_str_literal()
+        if key is None:
+            self.raise_error(f"expected identifier key for '{what}' entry")
+        if colon:
+            self._metadata_colon()
+        return key
+
+    def _dialect_blobs(self, dialect) -> None:
+        """A dialect's resources: only the builtin dialect's (blobs) have entries in the
+        dialects Triton loads; the others take none (MLIR's words for each case)."""
+        name = dialect.text
+        release = versions.current().release
+        if name != "builtin":
+            if not any(low <= release <= high for low, high in _RESOURCE_DIALECTS.get(name, ())):
+                if name not in _KNOWN_DIALECTS:
+                    self.raise_error(f"dialect '{name}' is unknown", dialect.span)
+                self.raise_error(f"unexpected 'resource' section for dialect '{name}'")
+            if self.current_token.kind != MLIRTokenKind.R_BRACE:
+                at = self.current_token.span
+                key = self._resource_key("resource")
+                self.raise_error(f"unknown 'resource' key '{key}' for dialect '{name}'", at)
+            return
+
+        def blob():
+            key = self._resource_key("resource")
+            tok = self.current_token
+            if tok.kind == MLIRTokenKind.EOF:
+                self.raise_error("expected a value")
+            self.consume_token()
+            hex_digits = tok.text[3:-1] if tok.kind == MLIRTokenKind.STRING_LIT else ""
+            if (tok.kind != MLIRTokenKind.STRING_LIT or not tok.text.startswith('"0x')
+                    or len(hex_digits) % 2 or not _HEX_DIGITS.fullmatch(hex_digits)):
+                self.raise_error(f"expected hex string blob for key '{key}'", tok.span)
+            if len(hex_digits) < 8:
+                self.raise_error(f"expected hex string blob for key '{key}' to encode "
+                                 "alignment in first 4 bytes", tok.span)
+            align = int.from_bytes(bytes.fromhex(hex_digits[:8]), "little")
+            if align & (align - 1) and release > (2, 1):
+                self.raise_error(f"expected hex string blob for key '{key}' to encode "
+                                 f"alignment in first 4 bytes, but got non-power-of-2 value: "
+                                 f"{align}", tok.span)
+
+        self._metadata_list(MLIRTokenKind.R_BRACE, "'}'", blob)
+
+    def _tool_resources(self, owner) -> None:
+        """Resources of a tool (``mlir_reproducer``): Triton registers none; MLIR warns and
+        skips each value (one token)."""
+        def entry():
+            self._resource_key("external_resources")
+            if self.current_token.kind == MLIRTokenKind.EOF:
+                self.raise_error("expected a value")
+            self.consume_token()
+
+        self._metadata_list(MLIRTokenKind.R_BRACE, "'}'", entry)
 
     def _undefined_value_error(self, references=None):
         """A value used and never defined: the error is at its first use, the operand itself
@@ -897,9 +1028,59 @@ class TritonParser(ParserBase):
         if tok.kind == MLIRTokenKind.BARE_IDENT and not self._in_type and not self._in_dialect_type:
             if tok.text == "tensor" or tok.text in SCALAR_TYPES:
                 return self.parse_optional_type()
+            if tok.text == "dense_resource":
+                return self._parse_dense_resource()
         elif tok.kind == MLIRTokenKind.EXCLAMATION_IDENT:
             return self.parse_optional_type()
+        elif tok.kind == MLIRTokenKind.STRING_LIT and tok.span.start == self._typed_string_at:
+            return self._parse_typed_string()
+        elif tok.kind == MLIRTokenKind.L_SQUARE:  # (each element may be a typed string)
+            return ArrayAttr(self.parse_comma_separated_list(
+                self.Delimiter.SQUARE, self._parse_generic_attribute))
         return super().parse_optional_attribute()
+
+    _typed_string_at = -1  # (where a typed string may start: see parse_attribute_entry)
+
+    # --- where MLIR reads an attribute with no type expected (a dictionary's or properties'
+    #     entry, an array's element), a string may have one: `"x" : i32` (Triton reads it
+    #     there in every release; an op's own string, `tt.assert %c, "m" : i1`, takes none)
+    def parse_attribute_entry(self):  # type: ignore[override]
+        if (name := self.parse_optional_identifier_or_str_literal()) is None:
+            self.raise_error("Expected bare-id or string-literal here as part of attribute entry!")
+        if self.parse_optional_punctuation("=") is None:
+            return name, UnitAttr()
+        return name, self._parse_generic_attribute()
+
+    def _parse_generic_attribute(self):
+        self._typed_string_at = self.current_token.span.start
+        return self.parse_attribute()
+
+    def _parse_typed_string(self):
+        self._typed_string_at = -1
+        attr = super().parse_optional_attribute()  # (the StringAttr)
+        if self.current_token.kind != MLIRTokenKind.COLON:
+            return attr
+        self.consume_token()
+        wide = _WIDE_INT.match(self.source, self.current_token.span.start)
+        if wide is not None:
+            self._check_int_width(wide.group(1), wide.start(1))
+        typ = self.parse_type()
+        return attr if isinstance(typ, NoneType) else TypedStringAttr(attr, typ)
+
+    # --- `dense_resource<key> : T`: the key as written (xDSL's builtin dialect renames a
+    #     key declared before, in any module read in this process)
+    def _parse_dense_resource(self):
+        self.consume_token()
+        self.parse_punctuation("<", " in dense_resource attribute")
+        key = self._resource_key("resource", colon=False)
+        self.parse_punctuation(">", " in dense_resource attribute")
+        self.parse_punctuation(":", " in dense_resource attribute")
+        at = self.current_token.span.start
+        typ = self.parse_type()
+        if not isinstance(typ, ShapedType | UnrankedTensorType):
+            self.raise_error("`dense_resource` expected a shaped type", at, self.pos)
+        # (unchecked: xDSL's takes no unranked tensor, which MLIR does)
+        return unchecked(DenseResourceAttr, StringAttr(key), typ)
 
     def parse_type(self):  # type: ignore[override]
         tok = self.current_token
@@ -976,6 +1157,10 @@ class TritonParser(ParserBase):
     def parse_optional_builtin_int_or_float_attr(self):  # type: ignore[override]
         start = self.current_token.span.start
         m = _INT_LITERAL.match(self.source, start)
+        if self.current_token.kind in _NUMBER_START:  # (`1 : i99999999999`: xDSL computes
+            wide = _WIDE_INT_TYPE.match(self.source, start)  # the range, without end)
+            if wide is not None:
+                self._check_int_width(wide.group(1), wide.start(1))
         try:
             attr = super().parse_optional_builtin_int_or_float_attr()
         except OverflowError:  # (xDSL packs the value into the float type's bytes)
@@ -983,6 +1168,11 @@ class TritonParser(ParserBase):
         if m is not None and isinstance(attr, FloatAttr):
             self._float_from_integer(m.group(1) is not None, m.group(2), m.start(2))
         return attr
+
+    def _check_int_width(self, digits: str, at: int) -> None:
+        """MLIR's largest integer type is 2**24 - 1 bits wide (``i16777215``)."""
+        if int(digits) > _MAX_INT_WIDTH:
+            self.raise_error("invalid integer width", at - 1, at + len(digits))
 
     def _float_out_of_range(self, start: int, m) -> FloatAttr:
         """A float literal too large for its type, as MLIR reads it: a decimal one rounds to
@@ -1017,9 +1207,31 @@ class TritonParser(ParserBase):
         typ = self.parse_type()
         if not isinstance(typ, TensorType | VectorType) or not isinstance(
             typ.element_type, AnyFloat | IntegerType | IndexType
-        ):
-            self.raise_error("dense literal expects a tensor of integers or floats", pos, self.pos)
+        ) and not (isinstance(typ, TensorType) and isinstance(typ.element_type, ComplexType)):
+            self.raise_error("dense literal expects a tensor of integers, floats or complex "
+                             "numbers", pos, self.pos)
         return typ
+
+    # --- `(re, im)` in a dense literal: its two parts kept as elements of their own (xDSL
+    #     wants both of one kind and converts them as one: `(0x7F800000, 1.0)` is read
+    #     here as MLIR reads it, the hexadecimal part as the float's bits)
+    def parse_optional_complex(self):  # type: ignore[override]
+        if self.current_token.kind != MLIRTokenKind.L_PAREN:
+            return None
+        start = self.consume_token().span.start
+        parts = []
+        for after in ("expected ',' between complex elements", "expected ')' after complex elements"):
+            found = self.parse_optional_bool_int_or_float()
+            if found is None:  # (a nested `(..)` too: MLIR reads more than two numbers then,
+                # which no element type takes)
+                self.raise_error("expected element literal of primitive type")
+            value, span = found
+            parts.append(self.tensor_literal_element(value < 0, value, span))
+            tok = self.current_token
+            if tok.kind != (MLIRTokenKind.COMMA if not parts[1:] else MLIRTokenKind.R_PAREN):
+                self.raise_error(after)
+            end = self.consume_token().span.end
+        return tuple(parts), Span(start, end, self.current_token.span.input)
 
     # --- dense literals: hex floats as bits, splats by repetition
     def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[override]
@@ -1048,8 +1260,8 @@ class TritonParser(ParserBase):
         if type is None:
             self.parse_punctuation(":", " in dense attribute")
             type = self.parse_dense_literal_type()
-        elem = type.element_type
         n = math.prod(type.get_shape())
+        values, elem, splat = self._dense_parts(lt, values, shape, type, n)
         size = elem.compile_time_size
         chunks = []
         for v in values:
@@ -1084,9 +1296,35 @@ class TritonParser(ParserBase):
                     f"Shape mismatch in dense literal. Expected {list(type.get_shape())} "
                     f"shape from the type, but got {shape} shape."
                 )
-        else:
+        elif splat:
             raw = raw * n
         return DenseIntOrFPElementsAttr(type, BytesAttr(raw))
+
+    def _dense_parts(self, lt: int, values: list, shape: list, type, n: int):
+        """``(numbers, their type, splat)``: the elements of a dense literal as numbers of
+        the tensor's scalar type (a complex element is two: its parts), and whether the
+        literal is one element to repeat.  Where MLIR reads them (3.4+; the releases before
+        read other counts wrongly or abort):
+        * a tensor of complex numbers: every element is a pair `(re, im)`;
+        * a pair for a tensor of two (real) numbers: its parts are those two numbers
+          (`dense<(1.0, 2.0)> : tensor<2xf32>` is `dense<[1.0, 2.0]>`); any other pair aborts
+          Triton."""
+        elem = type.element_type
+        pairs = sum(isinstance(v.value, tuple) for v in values)
+        if isinstance(elem, ComplexType):
+            if pairs != len(values):
+                found = len(values) + pairs
+                whole = f"('{elem}') expected 2" if not shape else f"('{type}') expected {2 * n}"
+                at = lt - 5 if self.source.startswith("dense", lt - 5) else lt
+                self.raise_error(f"parsed {found} elements, but type {whole} elements", at, lt)
+            return [p for v in values for p in v.value], elem.element_type, not shape
+        if not pairs:
+            return values, elem, not shape
+        if not shape and n == 2:
+            return list(values[0].value), elem, False
+        v = next(v for v in values if isinstance(v.value, tuple))
+        self.raise_error(f"a complex element in a dense literal of {elem} (Triton aborts: it "
+                         "reads one only as the two elements of a 2-element tensor)", v.span)
 
 
     def _parse_dense_list(self, lt: int, type):
@@ -1121,6 +1359,24 @@ class TritonParser(ParserBase):
         return DenseIntOrFPElementsAttr(type, BytesAttr(raw))
 
 
+_MAX_INT_WIDTH = (1 << 24) - 1
+_NUMBER_START = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, MLIRTokenKind.MINUS)
+_HEX_DIGITS = re.compile(r"[0-9A-Fa-f]*")
+# dialects other than `builtin` a `dialect_resources` section may name, with no entries, and
+# the releases that read that (each release's parser asked); the other dialects Triton loads
+_RESOURCE_DIALECTS = {
+    "llvm": (((2, 1), (3, 3)),),
+    "triton_gpu": (((2, 1), (3, 2)),),
+    "ttg": (((3, 3), (9, 9)),),
+    "ttng": (((3, 3), (9, 9)),),
+}
+_KNOWN_DIALECTS = frozenset((
+    "tt", "ttg", "ttng", "triton_gpu", "triton_nvidia_gpu", "arith", "scf", "math", "cf",
+    "gpu", "llvm", "nvvm", "ub", "nvgpu", "nvws", "gluon",
+))
+# a number or `:` followed by an integer type of 8 digits or more (`1 : i99999999999`)
+_WIDE_INT = re.compile(r"[su]?i([0-9]{8,})(?![0-9])")
+_WIDE_INT_TYPE = re.compile(r"(?:-[ \t\n]*)?[0-9A-Za-z_.+-]*[ \t\n]*:[ \t\n]*" + _WIDE_INT.pattern)
 _DENSE_LIST = re.compile(r"[ \t\n]*\[[\[\] \t\n,0-9A-Za-z.+-]*")
 _DENSE_ELEMENT = re.compile(r"[^\s,\[\]]+")
 _DENSE_SKELETON = re.compile(r"[^\[\],]+")

@@ -9,13 +9,19 @@ that line info, and thus the cubin, is unchanged by a round trip.
 from __future__ import annotations
 
 import io
+import math
+import re
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ComplexType,
+    DenseResourceAttr,
     DenseIntOrFPElementsAttr,
+    FusedLoc,
     IntegerType,
     LocationAttr,
     ModuleOp,
+    NoneAttr,
     TensorType,
 )
 from xdsl.dialects.builtin import UnregisteredOp
@@ -27,6 +33,7 @@ from ..dialects import versions
 from ..dialects.declarative import variant_active
 from ..dialects.tt import OpaqueBodyAttr, PointerType
 from ..xdsl_compat import PrinterBase
+from .locations import FileLineColRange
 from .reader import TritonModule
 from .source import KEEP_TEXT, SourceMap
 
@@ -364,6 +371,22 @@ class TritonPrinter(PrinterBase):
         self.print_string(" ")
         self.print_attribute(loc)
 
+    _in_metadata = False  # (printing a fused location's metadata)
+
+    def _print_fused(self, loc: FusedLoc) -> None:
+        """``fused<METADATA>[...]``: the metadata is an attribute, printed as one (a location
+        in it as ``loc(...)``, not as the location being printed around it)."""
+        with self.in_location():
+            self.print_string("fused<")
+            inside, self.printing_location = self.printing_location, False
+            meta, self._in_metadata = self._in_metadata, True
+            try:
+                self.print_attribute(loc.metadata)
+            finally:
+                self.printing_location, self._in_metadata = inside, meta
+            self.print_string(">")
+            self.print_attribute(loc.locations)
+
     def print_block_argument(self, arg, print_type: bool = True) -> None:
         self.print_ssa_value(arg)
         if print_type:
@@ -378,7 +401,7 @@ class TritonPrinter(PrinterBase):
         # parameters, recursively, and was a fifth of the printing time.  `_by_id` keeps each
         # attribute it keys alive, so an id is never reused for another attribute.
         hit = self._by_id.get(id(attribute))
-        if hit is not None and not self.printing_location:
+        if hit is not None and not self.printing_location and not self._in_metadata:
             self.print_string(hit[1])
             return
         kind = _KINDS.get(type(attribute))
@@ -407,13 +430,22 @@ class TritonPrinter(PrinterBase):
                     self.print_string(written[1])
                     return
             name = self._loc_names.get(attribute)
+            if name is not None and (self.printing_location or self._in_metadata):
+                # inside a location (or a fused location's metadata) MLIR resolves an alias
+                # on the spot: only one defined above the module may be named there
+                early = getattr(self._loc_names, "early", None)
+                if early is not None and name not in early:
+                    name = None
             if name is not None:
-                if not self.printing_location:
+                if not self.printing_location and not self._in_metadata:
                     self._by_id[id(attribute)] = (attribute, f"loc({name})")
                 if self.printing_location:
                     self.print_string(name)
                 else:
                     self.print_string(f"loc({name})")
+                return
+            if isinstance(attribute, FusedLoc) and not isinstance(attribute.metadata, NoneAttr):
+                self._print_fused(attribute)
                 return
         elif kind == "layout":
             name = self._attr_names.get(attribute)
@@ -427,8 +459,18 @@ class TritonPrinter(PrinterBase):
                     attribute.print_parameters(self)
                     return
         elif kind == "dense":
-            if _print_splat(self, attribute):
+            if _print_splat(self, attribute) or _print_complex(self, attribute):
                 return
+        elif kind == "resource":  # (the key as MLIR prints it: a bare name or a string)
+            key = attribute.resource_handle.data
+            self.print_string("dense_resource<")
+            if _BARE_KEY.fullmatch(key):
+                self.print_string(key)
+            else:
+                self.print_string_literal(key)
+            self.print_string("> : ")
+            self.print_attribute(attribute.type)
+            return
         super().print_attribute(attribute)
 
 
@@ -517,12 +559,14 @@ def _attribute_kind(attribute: Attribute) -> str:
     """How the printer treats attributes of this class (decided once per class)."""
     if isinstance(attribute, TensorType | PointerType):
         return "type"
-    if isinstance(attribute, LocationAttr):
+    if isinstance(attribute, LocationAttr | FileLineColRange):
         return "loc"
     if isinstance(attribute, OpaqueBodyAttr):
         return "layout"
     if isinstance(attribute, DenseIntOrFPElementsAttr):
         return "dense"
+    if isinstance(attribute, DenseResourceAttr):
+        return "resource"
     return "other"
 
 
@@ -563,6 +607,51 @@ def _print_splat(printer: Printer, attr: DenseIntOrFPElementsAttr) -> bool:
     return True
 
 
+_BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def _print_complex(printer: Printer, attr: DenseIntOrFPElementsAttr) -> bool:
+    """``dense<(re,im)>`` / ``dense<[(re,im), ...]>`` of a tensor of complex numbers, each
+    part from its bits (a NaN's payload kept: hexadecimal, as MLIR prints it); more than 100
+    elements as their bytes in hexadecimal, as xDSL prints them (MLIR reads both)."""
+    elem = attr.get_element_type()
+    if not isinstance(elem, ComplexType):
+        return False
+    part = elem.element_type
+    size = part.compile_time_size
+    data = attr.data.data
+    n = len(data) // (2 * size)
+    splat = n > 0 and data == data[: 2 * size] * n
+    printer.print_string("dense<")
+    if n > 100 and not splat:
+        printer.print_string('"0x' + data.hex().upper() + '"')
+    elif n:
+        sub = TritonPrinter(io.StringIO(), {}, {})
+        floats = isinstance(part, AnyFloat)
+        values = part.unpack(data[: 2 * size] if splat else data, 2 if splat else 2 * n)
+        texts = []
+        for i, value in enumerate(values):
+            if floats and (value != value or value in (math.inf, -math.inf)):
+                texts.append("0x" + data[i * size : (i + 1) * size][::-1].hex().upper())
+                continue
+            at = sub.stream.tell()
+            if floats:
+                sub.print_float(value, part)
+            else:
+                sub.print_int(value, part)
+            texts.append(sub.stream.getvalue()[at:])
+        items = [f"({texts[i]},{texts[i + 1]})" for i in range(0, len(texts), 2)]
+        if splat:
+            printer.print_string(items[0])
+        else:
+            for dim in reversed(list(attr.get_type().get_shape())[1:]):
+                items = ["[" + ", ".join(items[j : j + dim]) + "]" for j in range(0, len(items), dim)]
+            printer.print_string("[" + ", ".join(items) + "]")
+    printer.print_string("> : ")
+    printer.print_attribute(attr.get_type())
+    return True
+
+
 def write_module(mod: TritonModule, keep_text: bool | None = None) -> str:
     """``mod`` as text, in the syntax of the Triton release it was read as.
 
@@ -577,6 +666,10 @@ class _NamesByValue:
     """``{value: name}`` of the first name of each value in ``items`` (name, value), made on
     the first lookup: hashing every location alias's value (nested locations, hashed field
     by field) cost ~2% of a run, and a module copied as read looks up none."""
+
+    early: set[str] | None = None
+    """The names that a location nested in another may use (aliases defined above the
+    module); None: every name."""
 
     def __init__(self, items):
         self._items = items
@@ -594,6 +687,8 @@ class _NamesByValue:
 def _write_module(mod: TritonModule, keep_text: bool) -> str:
     locs = mod.locs
     loc_names = _NamesByValue(list(locs.values.items()) if locs is not None else [])
+    if locs is not None and len(locs.offsets) == len(locs.lines):  # (the same definitions, in order)
+        loc_names.early = {name for name, (_, before) in zip(locs.offsets, locs.lines) if before}
     attr_names: dict[Attribute, str] = {}
     for name, value in mod.attr_aliases.items():
         attr_names.setdefault(value, name)
@@ -625,6 +720,8 @@ def _write_module(mod: TritonModule, keep_text: bool) -> str:
         for line, before in locs.lines:
             if not before:
                 out.write(line + "\n")
+    for text in getattr(mod.op, "file_metadata", ()):  # (`{-# dialect_resources: .. #-}`)
+        out.write(text + "\n")
     return out.getvalue()
 
 
