@@ -342,10 +342,37 @@ CASES = [
         "results",
         kernel("%0 = tt.splat %a : f32 -> tensor<4xf32>"),
     ),
+    # (complex tensors are constants now: no tt op takes them, nor splats an index or si32)
+    Case(
+        "splat-of-complex",
+        kernel("%0 = tt.splat %x : complex<f32> -> tensor<4xcomplex<f32>>",
+               args="%x: complex<f32>, %a: f32"),
+        "3:5: error: 'tt.splat' op operand #0 must be floating-point or ranked tensor of "
+        "floating-point values or integer or ranked tensor of integer values or ptr or ranked "
+        "tensor of ptr values or ptr, but got 'complex<f32>'",
+        kernel("%0 = tt.splat %a : f32 -> tensor<4xf32>", args="%x: complex<f32>, %a: f32"),
+    ),
+    Case(
+        "splat-of-index",
+        kernel("%0 = tt.splat %i : index -> tensor<4xindex>", args="%i: index, %b: i1"),
+        "3:5: error: 'tt.splat' op operand #0 must be floating-point or ranked tensor of "
+        "floating-point values or integer or ranked tensor of integer values or ptr or ranked "
+        "tensor of ptr values or ptr, but got 'index'",
+        kernel("%0 = tt.splat %b : i1 -> tensor<4xi1>", args="%i: index, %b: i1"),
+    ),
+    Case(
+        "reshape-of-complex",
+        kernel("%0 = tt.reshape %y : tensor<4xcomplex<f32>> -> tensor<2x2xcomplex<f32>>",
+               args="%y: tensor<4xcomplex<f32>>, %t: tensor<4xf32>"),
+        "3:5: error: 'tt.reshape' op operand #0 must be ranked tensor of floating-point or "
+        "integer or ptr values, but got 'tensor<4xcomplex<f32>>'",
+        kernel("%0 = tt.reshape %t : tensor<4xf32> -> tensor<2x2xf32>",
+               args="%y: tensor<4xcomplex<f32>>, %t: tensor<4xf32>"),
+    ),
     Case(
         "splat-to-scalar",
         kernel("%0 = tt.splat %a : f32 -> f32"),
-        "3:5: error: 'tt.splat' op result #0 must be ranked tensor, but got 'f32'",
+        "3:5: error: 'tt.splat' op result #0 must be ranked tensor of floating-point or integer or ptr values, but got 'f32'",
         kernel("%0 = tt.splat %p : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>"),
     ),
     Case(

@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ComplexType,
     IndexType,
     IntegerType,
     NoneAttr,
@@ -322,12 +323,31 @@ class TTLoadPtr(TypeKind):
 
 @dataclass(frozen=True)
 class TTTensor(TypeKind):
-    """A ranked tensor (Triton's ``TT_Tensor``; the element kinds are not checked)."""
+    """A ranked tensor (Triton's ``TT_Tensor``: of floats, integers or pointers; of the
+    element kinds only ``complex``, which no release has there, is refused)."""
 
-    DESCRIPTION: ClassVar[str] = "ranked tensor"
+    DESCRIPTION: ClassVar[str] = "ranked tensor of floating-point or integer or ptr values"
 
     def ok(self, t: Attribute) -> bool:
-        return type(t) is TensorType or isinstance(t, TensorType)
+        return (type(t) is TensorType or isinstance(t, TensorType)) and not isinstance(
+            t.element_type, ComplexType
+        )
+
+
+@dataclass(frozen=True)
+class TTType(TypeKind):
+    """Triton's ``TT_Type``: ``TT_FloatLike``, ``TT_IntLike`` or ``TT_PtrLike`` (a float,
+    a signless integer or a pointer, or a ranked tensor of them; a pointer to a tensor is
+    a pointer)."""
+
+    DESCRIPTION: ClassVar[str] = (
+        "floating-point or ranked tensor of floating-point values or integer or ranked "
+        "tensor of integer values or ptr or ranked tensor of ptr values or ptr"
+    )
+
+    def ok(self, t: Attribute) -> bool:
+        t = _tensor_elem(t)
+        return _float(t) or _signless(t) or is_pointer(t)
 
 
 @dataclass(frozen=True)

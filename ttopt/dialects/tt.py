@@ -82,6 +82,7 @@ from .constraints import (
     TTLoadPtr,
     TTPtrLike,
     TTTensor,
+    TTType,
     TypeOfClass,
     bit_width,
     element_type,
@@ -763,6 +764,7 @@ class MapElementwiseReturnOp(_CombineReturnOp):
 @irdl_triton_op
 class SplatOp(ArrowOp):
     name = "tt.splat"
+    src = operand_def(TTType())
     result = result_def(TENSOR)
     traits = tt_traits(Pure())
     SYNTAX_VARIANTS: ClassVar[tuple] = PARENS_BEFORE_3

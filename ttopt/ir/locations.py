@@ -502,10 +502,11 @@ def _attribute_at(text: str, pos: int, where, aliases: dict) -> tuple[Attribute,
     an alias definition) and the offset of the token after it, read by the reader's parser
     in the context of the release being read, knowing the location ``aliases``; an error:
     ``where(message, offset)``."""
-    from .reader import TritonParser, _context  # (the reader imports this module)
+    from ..dialects import make_context
+    from .reader import TritonParser  # (the reader imports this module)
 
     release = versions.current().release
-    parser = TritonParser(_context(release, release, release), text, "<location>")
+    parser = TritonParser(make_context(release, (release, release)), text, "<location>")
     parser.attribute_aliases.update(aliases)
     try:
         parser.resume_from(pos)
