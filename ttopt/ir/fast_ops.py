@@ -52,6 +52,7 @@ from ..dialects.tt import (
 )
 from ..dialects.upstream import PositionalBuild
 from ..xdsl_compat import fast_create, unchecked, unchecked_data
+from .lexer import SKIP
 
 _NAME = r"%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)"
 LINE = re.compile(r"(" + _NAME + r") = ([a-z_]+\.[a-z_.]+) ([^\n]*)")
@@ -61,11 +62,29 @@ MAX_LINE = 4096
 
 
 def line_end(text: str, start: int) -> int:
-    """End of the line starting at ``start`` if within ``MAX_LINE`` characters, else -1."""
+    """End of the line starting at ``start`` if within ``MAX_LINE`` characters and the op
+    does not go on past it (:func:`continues`), else -1."""
     eol = text.find("\n", start, start + MAX_LINE)
     if eol < 0:
         eol = len(text) if len(text) - start <= MAX_LINE else -1
+    elif continues(text, eol):
+        return -1
     return eol
+
+
+# What may start the token after an op: the next op (`%r = ..`, `"gen.op"`, `dialect.op`),
+# a block label, a region's `}`, an alias definition, the end.  Anything else after the
+# end of an op's line continues the op on the next line (MLIR is not line-based: a
+# location, an attribute dictionary, a successor's operands...): the full parser reads it.
+_NOT_NEXT_OP = re.compile(r'[^%"^}#A-Za-z]|loc[ \t\n\r]*\(')
+
+
+def continues(text: str, eol: int) -> bool:
+    """Does the op whose line ends at ``eol`` go on after it (the next token, after blanks
+    and comments, is no op's start)?  (Two steps: one pattern would let the skip give back
+    blanks, or part of a comment, for the test that follows.)"""
+    nxt = SKIP.match(text, eol).end()
+    return nxt < len(text) and _NOT_NEXT_OP.match(text, nxt) is not None
 
 
 # Where the next op may start on a long line: blanks, then `%r = ` / `%r, %s = ` / `%r:2 = `,
@@ -90,7 +109,7 @@ def op_end(text: str, start: int) -> int:
     which bounds the search where ops are not separated by blanks.)"""
     eol = text.find("\n", start, start + MAX_LINE)
     if eol >= 0:
-        return eol
+        return -1 if continues(text, eol) else eol
     if len(text) - start <= MAX_LINE:
         return len(text)
     head = _HEAD.match(text, start)

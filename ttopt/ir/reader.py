@@ -1673,6 +1673,9 @@ def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]
         start = m.start() - 1  # (the blank before `loc(`)
         if start < last or text[start] not in " \t":
             continue
+        line_start = text.rfind("\n", 0, m.start()) + 1  # (one match a line at most: linear)
+        if not text[line_start : m.start()].strip(" \t"):
+            continue  # alone on its line: the location of the op on the lines above
         name = m.group(1)
         if name not in aliases:
             continue  # left in place: the parser reports the undefined alias
