@@ -1260,3 +1260,29 @@ def test_the_block_graph_walk_is_linear_in_the_nesting(monkeypatch, outer_cfg):
     else:
         assert error is None
         assert walks == []  # (no region of several blocks: no walk)
+
+
+# Triton's TT_Float / TT_Int element types (tt.splat's operand, TT_Tensor's elements): what
+# Triton 3.6 takes, plus f8E4M3B11FNUZ, which Triton 2.1-2.3 take (an element type of some
+# release is never refused; the others are refused as every release refuses them)
+_ELEMENT_TYPES = ["i1", "i2", "i4", "i7", "i8", "i16", "i32", "i64", "i128", "index", "bf16", "f16",
+                  "f32", "f64", "tf32", "f80", "f8E4M3FN", "f8E4M3FNUZ", "f8E5M2", "f8E5M2FNUZ",
+                  "f8E4M3B11FNUZ", "f8E4M3", "f8E3M4", "f6E2M3FN", "f8E8M0FNU", "f4E2M1FN"]
+_OLDER_RELEASES_ONLY = {"f8E4M3B11FNUZ"}
+
+
+@pytest.mark.parametrize("op", ["splat", "broadcast"])
+@pytest.mark.parametrize("t", _ELEMENT_TYPES)
+def test_triton_element_types_are_triton_s(op, t):
+    if op == "splat":
+        text = kernel(f"%s = tt.splat %x : {t} -> tensor<4x{t}>", args=f"%x: {t}")
+    else:
+        text = kernel(f"%s = tt.broadcast %x : tensor<1x{t}> -> tensor<4x{t}>", args=f"%x: tensor<1x{t}>")
+    ours = _error(text, ".ttir")
+    if t in _OLDER_RELEASES_ONLY:
+        assert ours is None
+        assert not triton_accepts(text, ".ttir").ok
+        return
+    assert (ours is None) == triton_accepts(text, ".ttir").ok, ours
+    if ours is not None:
+        assert "operand #0 must be" in ours, ours

@@ -19,7 +19,16 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BFloat16Type,
     ComplexType,
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     IndexType,
     IntegerType,
     NoneAttr,
@@ -321,16 +330,35 @@ class TTLoadPtr(TypeKind):
         return is_pointer(_tensor_elem(t))
 
 
+# Triton's TT_Float and TT_Int: the element types some release (2.1 to 3.9) takes (each
+# release takes a part: f8E4M3B11FNUZ in 2.x, f8E4M3FN in 2.2-2.3 and 3.2+, f8E5M2FNUZ and
+# bf16/f64 in 3.0+, i4 in 3.2+; a type of another release is not refused here)
+_TT_FLOATS = frozenset({
+    BFloat16Type, Float16Type, Float32Type, Float64Type, Float8E4M3FNType,
+    Float8E4M3FNUZType, Float8E5M2Type, Float8E5M2FNUZType, Float8E4M3B11FNUZType,
+})
+_TT_INT_WIDTHS = frozenset({1, 4, 8, 16, 32, 64})
+
+
+def _tt_element(t: Attribute) -> bool:
+    """A ``TT_Float``, a ``TT_Int`` (signless, of those widths) or a pointer."""
+    if type(t) in _TT_FLOATS:
+        return True
+    if type(t) is IntegerType or isinstance(t, IntegerType):
+        return t.signedness.data == Signedness.SIGNLESS and t.width.data in _TT_INT_WIDTHS
+    return is_pointer(t)
+
+
 @dataclass(frozen=True)
 class TTTensor(TypeKind):
-    """A ranked tensor (Triton's ``TT_Tensor``: of floats, integers or pointers; of the
-    element kinds only ``complex``, which no release has there, is refused)."""
+    """A ranked tensor of Triton's ``TT_Tensor`` (of ``TT_Float``, ``TT_Int`` or pointer
+    elements)."""
 
     DESCRIPTION: ClassVar[str] = "ranked tensor of floating-point or integer or ptr values"
 
     def ok(self, t: Attribute) -> bool:
-        return (type(t) is TensorType or isinstance(t, TensorType)) and not isinstance(
-            t.element_type, ComplexType
+        return (type(t) is TensorType or isinstance(t, TensorType)) and _tt_element(
+            t.element_type
         )
 
 
@@ -346,8 +374,7 @@ class TTType(TypeKind):
     )
 
     def ok(self, t: Attribute) -> bool:
-        t = _tensor_elem(t)
-        return _float(t) or _signless(t) or is_pointer(t)
+        return _tt_element(_tensor_elem(t))
 
 
 @dataclass(frozen=True)
