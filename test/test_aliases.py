@@ -265,3 +265,21 @@ def test_hook_runs_all_inside_triton(tmp_path):
     assert ttgir.count("tt.load ") == 1
     divs = [ln for ln in ttgir.splitlines() if "arith.divf" in ln]
     assert len(divs) == 1 and "tensor<8xf32" in divs[0]
+
+
+def test_a_location_alias_may_have_any_name():
+    """MLIR's alias names are free: ``#l = loc(..)`` is a location alias as ``#loc3`` is (it
+    was read as an attribute alias: "undefined symbol alias"; found in review)."""
+    from ttopt.ir.reader import read_module
+    from ttopt.ir.writer import write_module
+    from ttopt.oracle import triton_accepts
+
+    text = ('#l = loc("a.py":1:2)\nmodule {\n  tt.func public @f(%n: i32) {\n'
+            '    %a = arith.addi %n, %n : i32 loc(#l)\n    tt.return\n  }\n}\n')
+    assert triton_accepts(text, ".ttir").ok
+    assert ttopt.optimize(text, ["redundant-load"], "l.ttir") == text
+    mod = read_module(text, "l.ttir")
+    addi = next(op for op in mod.op.walk() if op.name == "arith.addi")
+    assert str(addi.location) == 'loc("a.py":1:2)'
+    anew = write_module(mod, keep_text=False)
+    assert "loc(#l)" in anew and triton_accepts(anew, ".ttir").ok

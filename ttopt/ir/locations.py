@@ -132,7 +132,8 @@ def container(cls, *params):
         return FusedLoc(tuple(params[0]), params[1])
     return cls(*params)
 
-# A location alias definition `#locN = loc(BODY)`, anywhere outside a string literal (Triton
+# A location alias definition `#locN = loc(BODY)` (any alias name: `#l = loc(..)` too), anywhere
+# outside a string literal (Triton
 # prints one per line; a hand-joined or one-line module has them beside other statements).
 # BODY: no parentheses, or one level of them (`"name"(#loc3)`, `callsite(#a at #b)`); deeper
 # nesting is scanned by `_body_end`.  (The reader matches it in parts: _LOC_ALIAS_START, then
@@ -140,7 +141,7 @@ def container(cls, *params):
 _STR = STRING_LITERAL.pattern
 _FLAT = r'(?:[^()"\n]|' + _STR + r")*"
 LOC_ALIAS = re.compile(
-    r"(?<![\w$.#-])(#loc[\w$.-]*)[ \t]*=[ \t]*loc\((" + _FLAT + r"(?:\(" + _FLAT + r"\)" + _FLAT + r")*)\)"
+    r"(?<![\w$.#-])(#[\w$.-]+)[ \t]*=[ \t]*loc\((" + _FLAT + r"(?:\(" + _FLAT + r"\)" + _FLAT + r")*)\)"
 )
 # BODY `)` of LOC_ALIAS, after its `loc(`; _PLAIN_BODY: the forms nearly every alias has (a
 # string without escapes, then `:L:C` or `(#alias)`; a callsite; unknown), matched without
@@ -151,7 +152,7 @@ _PLAIN_BODY = re.compile(
 )
 # (no look-behind here: a pattern that starts with a literal is searched for with a fast
 # scan; the character before the match is checked by hand, `_NAME_CHAR`)
-_LOC_ALIAS_START = re.compile(r"(#loc[\w$.-]*)[ \t]*=[ \t]*loc\(")
+_LOC_ALIAS_START = re.compile(r"(#[\w$.-]+)[ \t]*=[ \t]*loc\(")
 _NAME_CHAR = re.compile(r"[\w$.#-]")
 
 
