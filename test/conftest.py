@@ -51,6 +51,20 @@ def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
     return removed, added
 
 
+def since(release) -> frozenset:
+    """The releases (``ttopt.dialects.versions.RELEASES``) from ``release`` on."""
+    from ttopt.dialects import versions
+
+    return frozenset(x for x in versions.RELEASES if x >= release)
+
+
+def until(release) -> frozenset:
+    """The releases up to ``release``."""
+    from ttopt.dialects import versions
+
+    return frozenset(x for x in versions.RELEASES if x <= release)
+
+
 def ir_files(root: pathlib.Path) -> list[pathlib.Path]:
     """Every .ttir/.ttgir under ``root``, sorted."""
     return sorted(list(root.rglob("*.ttir")) + list(root.rglob("*.ttgir")))

@@ -194,9 +194,10 @@ def _long_line(body_extra: str = "") -> str:
     return one
 
 
-def _fast_ops_taken(monkeypatch, text: str) -> int:
+def _taken(monkeypatch, text: str, fast_path: str = "try_fast_op") -> int:
+    """How many ops of ``text`` the reader's ``fast_path`` built."""
     taken = []
-    real = reader.try_fast_op
+    real = getattr(reader, fast_path)
 
     def counting(parser, start):
         found = real(parser, start)
@@ -205,9 +206,13 @@ def _fast_ops_taken(monkeypatch, text: str) -> int:
         return found
 
     with monkeypatch.context() as m:
-        m.setattr(reader, "try_fast_op", counting)
-        read_module(text, "long.ttir")
+        m.setattr(reader, fast_path, counting)
+        read_module(text, "taken.ttir")
     return len(taken)
+
+
+def _fast_ops_taken(monkeypatch, text: str) -> int:
+    return _taken(monkeypatch, text)
 
 
 @pytest.mark.parametrize("extra", ["", LONG_EXTRA], ids=["edge", "edge+lookalikes"])
@@ -309,19 +314,7 @@ BRANCHES = """module {
 
 
 def _branches_taken(monkeypatch, text: str) -> int:
-    taken = []
-    real = reader.try_fast_branch
-
-    def counting(parser, start):
-        found = real(parser, start)
-        if found is not None:
-            taken.append(found[0].name)
-        return found
-
-    with monkeypatch.context() as m:
-        m.setattr(reader, "try_fast_branch", counting)
-        read_module(text, "b.ttir")
-    return len(taken)
+    return _taken(monkeypatch, text, "try_fast_branch")
 
 
 def test_branches_take_the_fast_path_and_build_what_the_full_parser_builds(monkeypatch):

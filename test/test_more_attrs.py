@@ -34,6 +34,7 @@ import sys
 import pytest
 
 import ttopt
+from conftest import since, until
 from ttopt.dialects import versions
 from ttopt.errors import TTOptError
 from ttopt.ir.reader import read_module
@@ -44,14 +45,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 RELEASES = versions.RELEASES
 ALL = frozenset(RELEASES)
 PASSES = (["redundant-load", "redundant-reduce", "div-chain"], ["all"])
-
-
-def since(r):
-    return frozenset(x for x in RELEASES if x >= r)
-
-
-def until(r):
-    return frozenset(x for x in RELEASES if x <= r)
 
 
 def _func(body: str, after: str = "") -> str:

@@ -24,6 +24,7 @@ import sys
 import pytest
 
 import ttopt
+from conftest import since, until
 from ttopt.analysis.effects import classify
 from ttopt.dialects import versions
 from ttopt.errors import TTOptError
@@ -34,14 +35,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 RELEASES = versions.RELEASES
 ALL = frozenset(RELEASES)
 PASSES = (["redundant-load", "redundant-reduce", "div-chain"], ["all"])
-
-
-def since(r):
-    return frozenset(x for x in RELEASES if x >= r)
-
-
-def until(r):
-    return frozenset(x for x in RELEASES if x <= r)
 
 
 @pytest.fixture(scope="module")
