@@ -65,6 +65,19 @@ def until(release) -> frozenset:
     return frozenset(x for x in versions.RELEASES if x <= release)
 
 
+def release_outputs(text: str, release, pipelines) -> list[str]:
+    """ttopt's outputs of ``text`` read as ``release``'s: printed anew (no text copied), then
+    after each pipeline of ``pipelines``."""
+    import ttopt
+    from ttopt.dialects import versions
+    from ttopt.ir.reader import read_module
+    from ttopt.ir.writer import write_module
+
+    v = versions.show(release)
+    outs = [write_module(read_module(text, "k.ttir", triton_version=v), keep_text=False)]
+    return outs + [ttopt.optimize(text, p, "k.ttir", triton_version=v) for p in pipelines]
+
+
 def ir_files(root: pathlib.Path) -> list[pathlib.Path]:
     """Every .ttir/.ttgir under ``root``, sorted."""
     return sorted(list(root.rglob("*.ttir")) + list(root.rglob("*.ttgir")))

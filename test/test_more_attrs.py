@@ -34,7 +34,7 @@ import sys
 import pytest
 
 import ttopt
-from conftest import since, until
+from conftest import release_outputs, since, until
 from ttopt.dialects import versions
 from ttopt.errors import TTOptError
 from ttopt.ir.reader import read_module
@@ -492,10 +492,7 @@ def test_each_release_judges_the_cases_as_the_table_says(release, tmp_path):
         files.append(path)
         expect[str(path)] = release in accepted
         if release in TTOPT_READS.get(name, accepted):
-            v = versions.show(release)
-            outs = [write_module(read_module(text, "k.ttir", triton_version=v), keep_text=False)]
-            outs += [ttopt.optimize(text, p, "k.ttir", triton_version=v) for p in PASSES]
-            for i, out in enumerate(outs):
+            for i, out in enumerate(release_outputs(text, release, PASSES)):
                 path = tmp_path / f"{name}.out{i}.ttir"
                 path.write_text(out)
                 files.append(path)
