@@ -251,6 +251,13 @@ INVALID = {
     "s_as_constant": (_func('    %c = arith.constant "x" : i32\n'),
                       "3:29: error: Unexpected attribute \"x\"", frozenset()),
     "i_too_wide": (_attrs("a = 1 : i99999999999"), "3:34: error: invalid integer width", frozenset()),
+    # (a width of thousands of digits: an internal error, Python's int() limit; a type's
+    # width was not checked: `tensor<2xi16777216>`, `%x: i99999999999` read)
+    "i_digits": (_attrs("a = 1 : i" + "9" * 5000), "3:34: error: invalid integer width", frozenset()),
+    "i_limit": (_attrs("a = 1 : i16777216"),
+                "3:34: error: integer bitwidth is limited to 16777215 bits", frozenset()),
+    "t_too_wide": (_func("    %c = arith.constant dense<1> : tensor<2xi16777216>\n"),
+                   "3:45: error: integer bitwidth is limited to 16777215 bits", frozenset()),
 }
 
 # Triton 2.2-3.3 abort on these (the check 3.4 added stood after the assertion)

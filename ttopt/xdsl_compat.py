@@ -242,6 +242,13 @@ class ParserBase(Parser):
         return Parser._parse_dense_literal_type(self)
 
     # --- a complex element `(re, im)` of a tensor literal, and its parts
+    def _parse_optional_integer_or_float_type(self):  # type: ignore[override]
+        return self.parse_optional_integer_or_float_type()
+
+    def parse_optional_integer_or_float_type(self):
+        """``index``, ``i32``/``si8``/``ui1``..., ``f16``...: the type, or None."""
+        return Parser._parse_optional_integer_or_float_type(self)
+
     def _parse_optional_complex(self):  # type: ignore[override]
         return self.parse_optional_complex()
 

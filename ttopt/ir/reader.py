@@ -1170,9 +1170,22 @@ class TritonParser(ParserBase):
         return attr
 
     def _check_int_width(self, digits: str, at: int) -> None:
-        """MLIR's largest integer type is 2**24 - 1 bits wide (``i16777215``)."""
-        if int(digits) > _MAX_INT_WIDTH:
+        """MLIR's largest integer type is 2**24 - 1 bits wide (``i16777215``); a width that
+        is no 32-bit unsigned number is an invalid one (its words for each; ``at``: where the
+        digits start)."""
+        if len(digits) > 10 or int(digits) >= 1 << 32:
             self.raise_error("invalid integer width", at - 1, at + len(digits))
+        if int(digits) > _MAX_INT_WIDTH:
+            self.raise_error(f"integer bitwidth is limited to {_MAX_INT_WIDTH} bits", at - 1,
+                             at + len(digits))
+
+    def parse_optional_integer_or_float_type(self):  # type: ignore[override]
+        tok = self.current_token
+        if tok.kind == MLIRTokenKind.BARE_IDENT:
+            m = _INT_TYPE_NAME.fullmatch(tok.text)
+            if m is not None and len(m.group(1)) > 7:  # (i16777215 has 8 digits)
+                self._check_int_width(m.group(1), tok.span.start + m.start(1))
+        return super().parse_optional_integer_or_float_type()
 
     def _float_out_of_range(self, start: int, m) -> FloatAttr:
         """A float literal too large for its type, as MLIR reads it: a decimal one rounds to
@@ -1360,6 +1373,7 @@ class TritonParser(ParserBase):
 
 
 _MAX_INT_WIDTH = (1 << 24) - 1
+_INT_TYPE_NAME = re.compile(r"[su]?i([0-9]+)")
 _NUMBER_START = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, MLIRTokenKind.MINUS)
 _HEX_DIGITS = re.compile(r"[0-9A-Fa-f]*")
 # dialects other than `builtin` a `dialect_resources` section may name, with no entries, and
