@@ -633,3 +633,34 @@ def test_an_odd_file_name_keeps_the_error_on_one_line(tmp_path):
                               timeout=120)
         line = one_error_line(proc)
         assert line == f"{tmp_path}/{shown}:2:8: error: operation 'foo' is unknown", line
+
+
+_DIGITS = "9" * 5000
+_FUNC = "module {\n  tt.func @k(%x: i32) {\n    BODY\n    tt.return\n  }\n}\n"
+LONG_INTEGERS = {  # an integer literal of 5,000 digits wherever one may stand
+    "constant": _FUNC.replace("BODY", f"%c = arith.constant {_DIGITS} : i32"),
+    "dense": _FUNC.replace("BODY", f"%c = arith.constant dense<{_DIGITS}> : tensor<4xi32>"),
+    "shape": _FUNC.replace("(%x: i32)", f"(%x: tensor<{_DIGITS}xf32>)").replace("BODY", ""),
+    "inline-loc": _FUNC.replace("BODY", f'%c = arith.constant 1 : i32 loc("a":{_DIGITS}:1)'),
+    "alias-loc": f'#loc = loc("a":{_DIGITS}:1)\n' + _FUNC.replace("BODY", ""),
+    "array": _FUNC.replace("BODY", f"%c = arith.constant {{a = array<i32: {_DIGITS}>}} 1 : i32"),
+    "hex": _FUNC.replace("BODY", f"%c = arith.constant 0x{_DIGITS} : i32"),
+    "module-attribute": f"module attributes {{a = {_DIGITS} : i64}} {{\n}}\n",
+    "property": _FUNC.replace("BODY", f"%r = tt.make_range {{end = {_DIGITS} : i32, start = 0 : i32}} : tensor<4xi32>"),
+    "type-width": _FUNC.replace("(%x: i32)", f"(%x: i{_DIGITS})").replace("BODY", ""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_INTEGERS))
+def test_an_integer_of_thousands_of_digits_is_an_input_error(name, tmp_path):
+    """Python's int() refuses more than 4,300 digits: a ValueError was an internal error
+    (exit 3) or, in a location alias, a traceback.  Now one located line, exit 1; Triton
+    refuses each too."""
+    text = LONG_INTEGERS[name]
+    f = tmp_path / "long.ttir"
+    f.write_text(text)
+    line = one_error_line(run_cli(f, "--pass", "redundant-load"))
+    assert line.startswith(f"{f}:") and " error: " in line and "internal" not in line, line
+    assert re.search(r"4300 digits|integer (line number|width)", line), line  # (the literal's fault)
+    assert len(line) < 400
+    assert not triton_accepts(text, ".ttir").ok

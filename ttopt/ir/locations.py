@@ -302,10 +302,12 @@ class _LocParser:
         """An unsigned 32-bit line or column number, decimal or hexadecimal (as MLIR reads)."""
         kind, val = self.peek()
         value = -1
-        if kind == "int":
+        if kind == "int" and len(val) <= 12:  # (longer: out of range; and Python's int()
+            # refuses more than 4,300 digits)
             value = int(val, 16) if val.startswith("0x") else int(val)
         if not 0 <= value < 1 << 32:
-            raise self.error(f"expected integer {what} in location, got {val!r}")
+            shown = val if len(val) <= 40 else val[:40] + "..."
+            raise self.error(f"expected integer {what} in location, got {shown!r}")
         self.take()
         return value
 

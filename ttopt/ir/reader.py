@@ -1373,6 +1373,7 @@ class TritonParser(ParserBase):
 
 
 _MAX_INT_WIDTH = (1 << 24) - 1
+_DIGITS_LIMIT = "for integer string conversion"  # (Python's ValueError past 4,300 digits)
 _INT_TYPE_NAME = re.compile(r"[su]?i([0-9]+)")
 _NUMBER_START = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, MLIRTokenKind.MINUS)
 _HEX_DIGITS = re.compile(r"[0-9A-Fa-f]*")
@@ -1639,6 +1640,16 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
         ln, col = line_col(stripped, pos)
         msg = "input nested too deeply" if isinstance(e, RecursionError) else _first_line(e)
         raise TTOptError(msg, filename, ln, col) from None
+    except ValueError as e:
+        if _DIGITS_LIMIT not in str(e):
+            raise TTOptInternalError("reading", e, filename) from e
+        # an integer literal of thousands of digits (Python's int() reads at most 4,300:
+        # converting longer ones takes time quadratic in their length); MLIR refuses such a
+        # literal wherever it stands (out of range)
+        pos = parser.current_token.span.start if parser is not None else 0
+        ln, col = line_col(stripped, pos)
+        raise TTOptError("integer literal out of range (more than 4300 digits)", filename, ln,
+                         col) from None
     except Exception as e:  # anything else is a bug in ttopt (or in xDSL under it)
         raise TTOptInternalError("reading", e, filename) from e
     if not isinstance(module, ModuleOp):
