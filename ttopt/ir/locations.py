@@ -306,7 +306,7 @@ class _LocParser:
             # refuses more than 4,300 digits)
             value = int(val, 16) if val.startswith("0x") else int(val)
         if not 0 <= value < 1 << 32:
-            shown = val if len(val) <= 40 else val[:40] + "..."
+            shown = val if val is None or len(val) <= 40 else val[:40] + "..."
             raise self.error(f"expected integer {what} in location, got {shown!r}")
         self.take()
         return value
