@@ -446,3 +446,16 @@ def test_a_branch_whose_operands_are_on_the_next_line_is_read_whole():
 def test_what_continues_an_op_on_the_next_line(after, goes_on):
     text = "cf.br ^bb1" + after
     assert fast_ops.continues(text, len("cf.br ^bb1")) == goes_on
+
+
+def test_two_locations_on_one_op_are_refused():
+    """A trailing ``loc(#a)`` followed by another location on the next line: MLIR refuses
+    the second (an op has one location).  The first was blanked, and the second taken."""
+    from ttopt.oracle import triton_accepts
+
+    text = ('#loc1 = loc("a.py":1:1)\n#loc2 = loc("b.py":2:2)\nmodule {\n'
+            "  tt.func public @f(%n: i32) {\n    %a = arith.addi %n, %n : i32 loc(#loc1)\n"
+            "      loc(#loc2)\n    tt.return\n  }\n}\n")
+    assert not triton_accepts(text, ".ttir").ok
+    with pytest.raises(ttopt.TTOptError, match="^c.ttir:6:7: error: "):
+        ttopt.optimize(text, PASSES, "c.ttir")

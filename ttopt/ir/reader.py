@@ -1684,7 +1684,11 @@ def _first_line(e: Exception) -> str:
 # `loc(#alias)` at the end of a line, after a blank (checked by hand: a pattern that starts
 # with the literal `loc(` is searched for with a fast scan, `[ \t]loc(` is tried at every
 # position)
-_TRAILING_LOC = re.compile(r"loc\((#[\w$.-]+)\)(?=[ \t]*$)", re.MULTILINE)
+# (not where another location follows on the next lines: an op has one, and the parser
+# reports the second, as MLIR does)
+_TRAILING_LOC = re.compile(
+    r"loc\((#[\w$.-]+)\)(?=[ \t]*$)(?![ \t\r\n]*loc[ \t\r\n]*\()", re.MULTILINE
+)
 
 
 def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]:
