@@ -241,7 +241,7 @@ class ParserBase(Parser):
         """The type after ``dense<...> :``."""
         return Parser._parse_dense_literal_type(self)
 
-    # --- a complex element `(re, im)` of a tensor literal, and its parts
+    # --- a builtin scalar type
     def _parse_optional_integer_or_float_type(self):  # type: ignore[override]
         return self.parse_optional_integer_or_float_type()
 
@@ -249,6 +249,7 @@ class ParserBase(Parser):
         """``index``, ``i32``/``si8``/``ui1``..., ``f16``...: the type, or None."""
         return Parser._parse_optional_integer_or_float_type(self)
 
+    # --- a complex element `(re, im)` of a tensor literal, and its parts
     def _parse_optional_complex(self):  # type: ignore[override]
         return self.parse_optional_complex()
 
