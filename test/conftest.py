@@ -78,6 +78,43 @@ def release_outputs(text: str, release, pipelines) -> list[str]:
     return outs + [ttopt.optimize(text, p, "k.ttir", triton_version=v) for p in pipelines]
 
 
+class ReleaseOracle:
+    """One release's own Triton (``tools/versions/oracle.py``, in its environment made by
+    ``tools/versions/make_envs.py``) judging files written under ``tmp_path``, each with the
+    verdict it must get; the test is skipped, saying so, where the environment is missing."""
+
+    def __init__(self, release, tmp_path: pathlib.Path):
+        import sys
+
+        from ttopt.dialects import versions
+
+        sys.path.insert(0, str(ROOT / "tools" / "versions"))
+        import oracle
+        import triton_versions
+
+        self.oracle = oracle
+        self.version = triton_versions.resolve(versions.show(release))
+        if not triton_versions.have_env(self.version):
+            pytest.skip(f"the versions check did NOT run for Triton {versions.show(release)}: "
+                        f"no environment at {triton_versions.env_dir(self.version)}")
+        self.dir = tmp_path
+        self.expect: dict[str, bool] = {}
+
+    def add(self, name: str, text: str, accepted: bool) -> None:
+        """``text`` as ``NAME.ttir``, which the release must accept (or refuse)."""
+        path = self.dir / f"{name}.ttir"
+        path.write_text(text)
+        self.expect[str(path)] = accepted
+
+    def check(self) -> None:
+        """Every file added got its verdict."""
+        results = self.oracle.check(self.version, list(self.expect))
+        assert sorted(r["file"] for r in results) == sorted(self.expect)
+        wrong = [f"{r['file']}: expected {'accepted' if self.expect[r['file']] else 'rejected'}: "
+                 f"{r['error']}" for r in results if r["ok"] != self.expect[r["file"]]]
+        assert not wrong, "\n".join(wrong)
+
+
 def ir_files(root: pathlib.Path) -> list[pathlib.Path]:
     """Every .ttir/.ttgir under ``root``, sorted."""
     return sorted(list(root.rglob("*.ttir")) + list(root.rglob("*.ttgir")))

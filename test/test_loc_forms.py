@@ -25,6 +25,7 @@ import sys
 import pytest
 
 import ttopt
+from conftest import ReleaseOracle
 from ttopt.dialects import versions
 from ttopt.ir.locations import FileLineColRange
 from ttopt.ir.reader import read_module
@@ -303,39 +304,20 @@ def test_a_range_in_a_text_of_triton_3_2_is_refused_at_the_range():
         read_module(text, "k.ttir")
 
 
-sys.path.insert(0, str(ROOT / "tools" / "versions"))
-import oracle as V_ORACLE  # noqa: E402
-import triton_versions as TV  # noqa: E402
-
-
 @pytest.mark.versions
 @pytest.mark.parametrize("release", RELEASES, ids=versions.show)
 def test_each_release_reads_the_forms_as_its_triton_does(release, tmp_path):
     """Release R's Triton reads a form iff the table says so (and ttopt reads it iff R
     does: the test above), and reads what ttopt writes anew for R."""
-    version = TV.resolve(versions.show(release))
-    if not TV.have_env(version):
-        pytest.skip(f"the versions check did NOT run for Triton {versions.show(release)}: no "
-                    f"environment at {TV.env_dir(version)}")
-    expect: dict[str, bool] = {}
+    oracle = ReleaseOracle(release, tmp_path)
     for name, (form, _, since) in FORMS.items():
         for where in ("inline", "alias"):
             text = _release_kernel(form, where)
-            path = tmp_path / f"{name}.{where}.ttir"
-            path.write_text(text)
-            expect[str(path)] = release >= since
+            oracle.add(f"{name}.{where}", text, release >= since)
             if release >= since:
                 out = write_module(read_module(text, "k.ttir", triton_version=versions.show(release)),
                                    keep_text=False)
-                path = tmp_path / f"{name}.{where}.out.ttir"
-                path.write_text(out)
-                expect[str(path)] = True
+                oracle.add(f"{name}.{where}.out", out, True)
     for name, (body, _) in BAD.items():
-        path = tmp_path / f"bad_{name}.ttir"
-        path.write_text(_bad_inline(body))
-        expect[str(path)] = False
-    results = V_ORACLE.check(version, list(expect))
-    assert sorted(r["file"] for r in results) == sorted(expect)
-    wrong = [f"{r['file']}: expected {'accepted' if expect[r['file']] else 'rejected'}: {r['error']}"
-             for r in results if r["ok"] != expect[r["file"]]]
-    assert not wrong, "\n".join(wrong)
+        oracle.add(f"bad_{name}", _bad_inline(body), False)
+    oracle.check()

@@ -34,7 +34,7 @@ import sys
 import pytest
 
 import ttopt
-from conftest import release_outputs, since, until
+from conftest import ReleaseOracle, release_outputs, since, until
 from ttopt.dialects import versions
 from ttopt.errors import TTOptError
 from ttopt.ir.reader import read_module
@@ -475,43 +475,19 @@ def test_each_release_reads_exactly_what_its_triton_reads(release):
 
 
 # ------------------------------------------------------------------------------ versions
-sys.path.insert(0, str(ROOT / "tools" / "versions"))
-import oracle as V_ORACLE  # noqa: E402
-import triton_versions as TV  # noqa: E402
-
-
-def _version(release) -> str:
-    return TV.resolve(versions.show(release))
-
-
 @pytest.mark.versions
 @pytest.mark.parametrize("release", RELEASES, ids=versions.show)
 def test_each_release_judges_the_cases_as_the_table_says(release, tmp_path):
     """Triton R reads exactly the cases the table gives it and reads what ttopt writes for R
     (printed anew, and after the passes); it refuses the invalid cases (but the known gaps)."""
-    if not TV.have_env(_version(release)):
-        pytest.skip(f"the versions check did NOT run for Triton {versions.show(release)}: no "
-                    f"environment at {TV.env_dir(_version(release))}")
-    files, expect = [], {}
+    oracle = ReleaseOracle(release, tmp_path)
     for name, (text, accepted) in VALID.items():
-        path = tmp_path / f"{name}.ttir"
-        path.write_text(text)
-        files.append(path)
-        expect[str(path)] = release in accepted
+        oracle.add(name, text, release in accepted)
         if release in TTOPT_READS.get(name, accepted):
             for i, out in enumerate(release_outputs(text, release, PASSES)):
-                path = tmp_path / f"{name}.out{i}.ttir"
-                path.write_text(out)
-                files.append(path)
-                expect[str(path)] = True
+                oracle.add(f"{name}.out{i}", out, True)
     for name, (text, _, gap) in INVALID.items():
         if name in CRASHES_2_2_TO_3_3 and (2, 2) <= release <= (3, 3):
             continue
-        path = tmp_path / f"bad_{name}.ttir"
-        path.write_text(text)
-        files.append(path)
-        expect[str(path)] = release in gap
-    results = V_ORACLE.check(_version(release), files)
-    wrong = [f"{r['file']}: expected {'accepted' if expect[r['file']] else 'rejected'}: {r['error']}"
-             for r in results if r["ok"] != expect[r["file"]]]
-    assert not wrong, "\n".join(wrong)
+        oracle.add(f"bad_{name}", text, release in gap)
+    oracle.check()

@@ -24,7 +24,7 @@ import sys
 import pytest
 
 import ttopt
-from conftest import release_outputs, since, until
+from conftest import ReleaseOracle, release_outputs, since, until
 from ttopt.analysis.effects import classify
 from ttopt.dialects import versions
 from ttopt.errors import TTOptError
@@ -570,66 +570,38 @@ def test_a_switch_printed_anew_names_the_blocks_as_their_labels(triton36):
 # ------------------------------------------------------------------------------ versions
 # Each release's own parser and verifier (tools/versions/oracle.py; the environments of
 # tools/versions/make_envs.py, ~/.cache/ttopt-triton-envs; skipped without them).
-sys.path.insert(0, str(ROOT / "tools" / "versions"))
-import oracle as V_ORACLE  # noqa: E402
-import triton_versions as TV  # noqa: E402
-
-
-def _version(release) -> str:
-    return TV.resolve(versions.show(release))
-
-
-def _require(release) -> None:
-    if not TV.have_env(_version(release)):
-        pytest.skip(f"the versions check did NOT run for Triton {versions.show(release)}: no "
-                    f"environment at {TV.env_dir(_version(release))}")
-
-
 @pytest.mark.versions
 @pytest.mark.parametrize("release", RELEASES, ids=versions.show)
 def test_each_release_judges_the_cases_as_the_table_says(release, tmp_path):
     """Triton R reads exactly the cases the table gives it, refuses every invalid case, and
     reads what ttopt writes for R (printed anew, and after the passes)."""
-    _require(release)
+    oracle = ReleaseOracle(release, tmp_path)
     crashes = release >= (3, 2)
-    files, expect = [], {}
     for name, (text, accepted) in VALID.items():
         if crashes and name in CRASHES_FROM_3_2:
             continue
-        path = tmp_path / f"{name}.ttir"
-        path.write_text(text)
-        files.append(path)
-        expect[str(path)] = release in accepted
+        oracle.add(name, text, release in accepted)
         if release in accepted:
             for i, out in enumerate(release_outputs(text, release, PASSES)):
-                path = tmp_path / f"{name}.out{i}.ttir"
-                path.write_text(out)
-                files.append(path)
-                expect[str(path)] = True
+                oracle.add(f"{name}.out{i}", out, True)
     for name, (text, _, _) in INVALID.items():
         if name in VALID:
             continue
-        path = tmp_path / f"bad_{name}.ttir"
-        path.write_text(text)
-        files.append(path)
-        expect[str(path)] = False
-    results = V_ORACLE.check(_version(release), files)
-    wrong = [f"{r['file']}: expected {'accepted' if expect[r['file']] else 'rejected'}: {r['error']}"
-             for r in results if r["ok"] != expect[r["file"]]]
-    assert not wrong, "\n".join(wrong)
+        oracle.add(f"bad_{name}", text, False)
+    oracle.check()
 
 
 @pytest.mark.versions
 @pytest.mark.parametrize("release", [(3, 1), (3, 2), (3, 9)], ids=versions.show)
 def test_case_values_outside_the_signed_range_abort_triton_32_and_later(release, tmp_path):
-    _require(release)
+    oracle = ReleaseOracle(release, tmp_path)
     for name in sorted(CRASHES_FROM_3_2):
         path = tmp_path / f"{name}.ttir"
         path.write_text(VALID[name][0])
         try:
-            (result,) = V_ORACLE.check(_version(release), [path])
+            (result,) = oracle.oracle.check(oracle.version, [path])
             accepted = result["ok"]
-        except V_ORACLE.OracleError:  # Triton aborted (LLVM's APInt assertion)
+        except oracle.oracle.OracleError:  # Triton aborted (LLVM's APInt assertion)
             accepted = False
         assert accepted == (release < (3, 2)), name
         assert _reads(VALID[name][0], release) == accepted
