@@ -344,12 +344,12 @@ def try_fast_op(parser, start: int):
         mm = _LOAD.fullmatch(tail)
         if not mm or not (pt := typ(mm.group(6), mm.start(6))):
             return None
-        found = pointer_types(pt)
-        if found is None:
+        try:
+            rt = loaded_type(pt)
+        except ValueError:
             return None
-        rt, mt = found
         names = [n for n in mm.group(1, 2, 3) if n is not None]
-        values = [value(n, t) for n, t in zip(names, [pt, mt, rt])]
+        values = [value(n, t) for n, t in zip(names, [pt, mask_type(pt), rt])]
         if any(v is None for v in values):
             return None
         if not _cache_evict(mm.group(4), mm.group(5), props):
@@ -432,25 +432,6 @@ def _make(cls, operands: list, result_types: list, properties: dict | None = Non
                           properties=dict(properties or {}), location=UNKNOWN_LOC)
     return fast_create(cls, operands, result_types, {} if properties is None else properties,
                        UNKNOWN_LOC)
-
-
-_POINTER_TYPES: dict[int, tuple] = {}
-
-
-def pointer_types(pt):
-    """``(loaded_type(pt), mask_type(pt))``, or None if ``pt`` is no pointer type; found
-    once per type object (the reader shares equal types: a kernel's loads and stores ask
-    about a few), without building a new tensor type for each op."""
-    found = _POINTER_TYPES.get(id(pt))
-    if found is None:
-        try:
-            found = (pt, loaded_type(pt), mask_type(pt))
-        except ValueError:
-            found = (pt, None, None)
-        if len(_POINTER_TYPES) >= 4096:
-            _POINTER_TYPES.clear()
-        _POINTER_TYPES[id(pt)] = found  # (holding pt: its id names no other object)
-    return None if found[1] is None else (found[1], found[2])
 
 
 def _defined(parser, name: str, expected):
@@ -558,12 +539,12 @@ def try_fast_store(parser, start: int):
     pt = _SCALARS.get(t_text) or parser.type_cache.get(t_text)
     if pt is None:
         return None
-    found = pointer_types(pt)
-    if found is None:
+    try:
+        vt = loaded_type(pt)
+    except ValueError:
         return None
-    vt, mt = found
     names = [n for n in m.group(1, 2, 3) if n is not None]
-    values = [_defined(parser, n, t) for n, t in zip(names, [pt, vt, mt])]
+    values = [_defined(parser, n, t) for n, t in zip(names, [pt, vt, mask_type(pt)])]
     if any(v is None for v in values):
         return None
     props: dict = {}
