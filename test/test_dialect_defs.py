@@ -64,6 +64,25 @@ def test_declarative_where_expressible_hand_written_elsewhere_with_a_reason():
     assert len(declarative) + len(HAND_WRITTEN) + len(GENERIC_ONLY) == len(_ops())
 
 
+def test_every_format_program_builds():
+    """Formats are parsed on first use (start-up): every one must still parse, the
+    variants of every release included, and be built once."""
+    from ttopt.dialects.declarative import LazyProgram
+    from ttopt.dialects.legacy import LEGACY
+    from ttopt.dialects.versions import RELEASES, Syntax
+
+    classes = [*(op for d in DIALECTS for op in d.operations), *(c for c, _, _ in LEGACY)]
+    assert len(LazyProgram.ALL) > 100
+    for lazy in LazyProgram.ALL:
+        program = lazy.get()
+        assert program.stmts and lazy.get() is program
+    variants = [c for c in classes if hasattr(c, "format_program_for")]
+    assert variants
+    for cls in variants:
+        for release in RELEASES:
+            assert cls.format_program_for(Syntax(release)).stmts, (cls.name, release)
+
+
 def test_a_family_format_is_inherited():
     from ttopt.dialects.families import ArrowOp
     from ttopt.dialects.tt import ReshapeOp, SplatOp

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition
+from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     AttrDictDirective,
     FormatDirective,
@@ -41,7 +41,13 @@ from xdsl.irdl.declarative_assembly_format import (
     TypeDirective,
     VariadicOperandVariable,
 )
-from xdsl.irdl.operations import AttrSizedSegments, OpDef, OptionalDef, VariadicDef
+from xdsl.irdl.operations import (
+    AttrSizedSegments,
+    OpDef,
+    OptionalDef,
+    VariadicDef,
+    get_accessors_from_op_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -298,54 +304,100 @@ class TritonFormatProgram(FormatProgram):
         )
 
 
+class LazyProgram:
+    """A format program built on first use (then kept): an op class's format is parsed when
+    a text first has the op (or the writer first prints it), not when ttopt is imported;
+    parsing every format of every dialect took about a quarter of ``ttopt-opt``'s start-up.
+    On the class, ``cls.format_program`` is the program (a descriptor); a format that does
+    not parse fails there (``test_dialect_defs`` builds every one, :attr:`ALL`)."""
+
+    __slots__ = ("_build", "_program")
+
+    ALL: list[LazyProgram] = []
+    """Every one made (the test that builds them all)."""
+
+    def __init__(self, build):
+        self._build = build
+        self._program = None
+        LazyProgram.ALL.append(self)
+
+    def get(self):
+        program = self._program
+        if program is None:
+            program = self._program = self._build()
+        return program
+
+    def __get__(self, obj, objtype=None):
+        return self.get()
+
+
+def op_definition_unformatted(cls: type[IRDLOperation]) -> type[IRDLOperation]:
+    """``irdl_op_definition`` without the format program xDSL builds for its ``parse`` and
+    ``print`` (the caller puts its own in their place, built lazily): xDSL's decorator is
+    its two public steps, the definition and the accessors, with the format hidden from the
+    second."""
+    op_def = OpDef.from_pyrdl(cls)
+    fmt, op_def.assembly_format = op_def.assembly_format, None
+    try:
+        accessors = get_accessors_from_op_def(op_def, getattr(cls, "verify_", None))
+    finally:
+        op_def.assembly_format = fmt
+    for name, value in accessors.items():
+        setattr(cls, name, value)
+    return cls
+
+
 def irdl_triton_op(cls: type[IRDLOperation]) -> type[IRDLOperation]:
     """``irdl_op_definition``; an ``assembly_format`` (the class's or inherited from an
-    abstract base) is run by a :class:`TritonFormatProgram`.
+    abstract base) is run by a :class:`TritonFormatProgram`, built on first use
+    (:class:`LazyProgram`).
 
     ``SYNTAX_VARIANTS`` (a class attribute, may be inherited): ``((when, format), ...)``, the
     format of the op in the Triton releases whose :class:`~ttopt.dialects.versions.Syntax`
     ``when`` accepts (``lambda s: s.arrow_parens``), in place of ``assembly_format``; the
     first that applies is used, for reading and for writing."""
-    cls = irdl_op_definition(cls)
+    cls = op_definition_unformatted(cls)
     op_def = cls.get_irdl_definition()
-    if op_def.assembly_format is not None:
-        program = TritonFormatProgram.for_op(op_def)
-        variants = tuple(getattr(cls, "SYNTAX_VARIANTS", ()))
-        if not variants:
-            def parse(c, parser: Parser):
-                return program.parse(parser, c)
+    if op_def.assembly_format is None:
+        return cls
+    lazy = LazyProgram(lambda: TritonFormatProgram.for_op(op_def))
+    variants = tuple(getattr(cls, "SYNTAX_VARIANTS", ()))
+    if not variants:
+        def parse(c, parser: Parser):
+            return lazy.get().parse(parser, c)
 
-            def print_(self, printer: Printer) -> None:
-                program.print(printer, self)
-        else:
-            from .versions import current
+        def print_(self, printer: Printer) -> None:
+            lazy.get().print(printer, self)
+    else:
+        from .versions import current
 
-            compiled: dict[str, TritonFormatProgram] = {}
+        compiled: dict[str, TritonFormatProgram] = {}
 
-            def program_for(syntax) -> TritonFormatProgram:
-                for when, fmt in variants:
-                    if when(syntax):
-                        found = compiled.get(fmt)
-                        if found is None:
-                            stmts = FormatProgram.from_str(fmt, op_def).stmts
-                            found = compiled[fmt] = TritonFormatProgram(
-                                tuple(_ttopt_directive(st, op_def) for st in stmts),
-                                uses_variables=program.uses_variables, segmented=program.segmented,
-                            )
-                        return found
-                return program
+        def program_for(syntax) -> TritonFormatProgram:
+            for when, fmt in variants:
+                if when(syntax):
+                    found = compiled.get(fmt)
+                    if found is None:
+                        base = lazy.get()
+                        stmts = FormatProgram.from_str(fmt, op_def).stmts
+                        found = compiled[fmt] = TritonFormatProgram(
+                            tuple(_ttopt_directive(st, op_def) for st in stmts),
+                            uses_variables=base.uses_variables, segmented=base.segmented,
+                        )
+                    return found
+            return lazy.get()
 
-            def parse(c, parser: Parser):
-                return program_for(current()).parse(parser, c)
+        def parse(c, parser: Parser):
+            return program_for(current()).parse(parser, c)
 
-            def print_(self, printer: Printer) -> None:
-                program_for(current()).print(printer, self)
+        def print_(self, printer: Printer) -> None:
+            program_for(current()).print(printer, self)
 
-            cls.format_program_for = staticmethod(program_for)
+        cls.format_program_for = staticmethod(program_for)
 
-        cls.parse = classmethod(parse)
-        cls.print = print_
-        cls.format_program = program
+    cls.parse = classmethod(parse)
+    cls.print = print_
+    cls.format_program = lazy
     return cls
 
 

@@ -68,6 +68,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ..xdsl_compat import own_verify
 from .base import OWN_VERIFY
+from .declarative import LazyProgram
 from .constraints import (
     BoolLike,
     ExactType,
@@ -343,10 +344,10 @@ def mlir_parse(op_def: OpDef):
     if it has no declarative format."""
     if op_def.assembly_format is None:
         return None
-    program = MLIRFormatProgram.for_op(op_def)
+    lazy = LazyProgram(lambda: MLIRFormatProgram.for_op(op_def))  # (built on first use)
 
     def parse(cls, parser: Parser):
-        return program.parse(parser, cls)
+        return lazy.get().parse(parser, cls)
 
     return classmethod(parse)
 
