@@ -434,6 +434,35 @@ def keep_exact_value_names() -> None:
     IRWithName.name_hint = property(original.fget, setter)
 
 
+def identity_hashing() -> None:
+    """Give xDSL's IR objects (ops, blocks, regions, SSA values, uses) the C ``__hash__``
+    and ``__eq__`` of ``object`` in place of xDSL 0.74's Python ``return id(self)`` / ``return
+    self is other``: the same identity semantics (equal only to itself; a hash fixed for the
+    object's life), at C speed.  ttopt keys dicts and sets by op and value everywhere (the
+    source map, the SSA table, the verifier, the passes): each lookup called a Python
+    function.  Only a class whose methods are still exactly those is changed, so a later
+    xDSL that redefines them is left alone.  Idempotent."""
+    from xdsl.dialects.arith import SignlessIntegerBinaryOperation
+    import xdsl.ir.core as core
+    from xdsl.irdl.operations import IRDLOperation
+
+    ir_node = core._IRNode  # noqa: SLF001 (Operation, Block and Region's base)
+    for cls in (core.SSAValue, core.Use, ir_node, IRDLOperation, SignlessIntegerBinaryOperation):
+        own_hash = cls.__dict__.get("__hash__")
+        if own_hash is object.__hash__:
+            continue  # (done)
+        code = getattr(own_hash, "__code__", None)
+        if code is None or code.co_names != ("id",) or code.co_argcount != 1:
+            continue
+        own_eq = cls.__dict__.get("__eq__")
+        if own_eq is not None:
+            eq_code = own_eq.__code__
+            if eq_code.co_names or eq_code.co_argcount != 2:  # (`return self is other`)
+                continue
+            cls.__eq__ = object.__eq__
+        cls.__hash__ = object.__hash__
+
+
 def patch_string_literal(bytes_of: Callable[[str], bytes], text_of: Callable[[str], str]) -> None:
     """Make xDSL's ``StringLiteral`` decode its body with ``bytes_of``/``text_of`` (given the
     text between the quotes): ttopt keeps non-UTF-8 bytes of the input as lone surrogates

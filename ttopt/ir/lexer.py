@@ -27,7 +27,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 
-from ..xdsl_compat import LexerBase, keep_exact_value_names, patch_string_literal
+from ..xdsl_compat import LexerBase, identity_hashing, keep_exact_value_names, patch_string_literal
 
 _SUFFIX = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 # what is skipped before a token: blanks and `//` comments (the reader's fast path also
@@ -164,3 +164,4 @@ def string_value(body: str) -> str:
 
 patch_string_literal(unescape, string_value)
 keep_exact_value_names()
+identity_hashing()

@@ -204,6 +204,7 @@ class TritonParser(ParserBase):
         fast = FastMLIRLexer(self.lexer.input)
         self.install_lexer(fast)
         self._trailing_locs = trailing_locs or {}
+        self._fast_refused = -1  # (where parse_block_body's fast path last gave up)
         self.type_cache: dict[str, Attribute] = {}
         self._encodings: dict[str, Attribute] = {}  # (see _fast_type)
         self._loc_cache: dict[str, Attribute] = {}
@@ -489,6 +490,7 @@ class TritonParser(ParserBase):
                 pos, moved = nxt, True
             if moved or self.current_token.span.start != pos:
                 self.resume_from(pos)  # (a fast path that gave up may have looked ahead)
+            self._fast_refused = pos  # (not tried again there: _parse_operation_at)
             op = self.parse_optional_operation()
             if op is None:
                 return
@@ -544,7 +546,9 @@ class TritonParser(ParserBase):
     def _parse_operation_at(self, start: int):
         kind = self.current_token.kind
         fast = None
-        if kind == MLIRTokenKind.PERCENT_IDENT:
+        if start == self._fast_refused:
+            pass  # (parse_block_body tried the fast paths at this op: they gave up)
+        elif kind == MLIRTokenKind.PERCENT_IDENT:
             fast = try_fast_op(self, start)
         elif kind == MLIRTokenKind.BARE_IDENT:
             if self.source.startswith("tt.store ", start):
