@@ -13,11 +13,11 @@ import ttopt.ir.fast_ops as fast_ops
 import ttopt.ir.reader as reader
 import ttopt.ir.writer as writer
 from ttopt.ir.reader import read_module
-from conftest import corpus_files, corpus_params, file_params, fixture_files
+from conftest import FIXTURES, corpus_files, corpus_params, file_params, fixture_files
 
 
 FAST_PATHS = ("try_fast_op", "try_fast_store", "try_fast_terminator", "try_fast_for_header",
-              "try_fast_branch")
+              "try_fast_branch", "try_fast_bare")
 PASSES = ["redundant-load", "redundant-reduce", "div-chain"]
 
 
@@ -79,6 +79,23 @@ def test_fast_path_builds_what_the_full_parser_builds(path, monkeypatch):
 @pytest.mark.parametrize("path", corpus_params(corpus_files, what="../shared/corpus/**/*.tt*ir"))
 def test_fast_path_builds_what_the_full_parser_builds_on_the_whole_corpus(path, monkeypatch):
     _same_structure_either_way(path, monkeypatch)
+
+
+def _release_kernels() -> list:
+    """The generated op kernels: every release's (versions/) and sm_80/90/100's (ops36/),
+    where most ops of :mod:`ttopt.ir.fast_formats` are."""
+    root = FIXTURES
+    return sorted([*root.glob("versions/*/*/*.tt*ir"), *root.glob("ops36/**/*.tt*ir")])
+
+
+@pytest.mark.parametrize("path", file_params(_release_kernels(), what="versions/, ops36/"))
+def test_fast_path_builds_what_the_full_parser_builds_in_every_release(path, monkeypatch):
+    _same_structure_either_way(path, monkeypatch)
+
+
+@pytest.mark.parametrize("path", file_params(_release_kernels()[::5], what="every 5th"))
+def test_fast_path_prints_what_the_full_parser_prints_in_every_release(path, monkeypatch):
+    _same_either_way(path, monkeypatch)
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,13 @@ round trip and cubin-identity tests hold it to that.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
 from xdsl.dialects.builtin import (
     UNKNOWN_LOC,
+    FloatAttr,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -52,9 +54,12 @@ from ..dialects.tt import (
 )
 from ..dialects.upstream import PositionalBuild
 from ..xdsl_compat import fast_create, unchecked, unchecked_data
+from .fast_formats import OPERAND, plan_for, read_with_plan, value_of
 from .lexer import SKIP
 
 _NAME = r"%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)"
+# (an operand: a value, or one result of a multi-result op, `%x#1`)
+_OPERAND = OPERAND
 LINE = re.compile(r"(" + _NAME + r") = ([a-z_]+\.[a-z_.]+) ([^\n]*)")
 # Only lines this long are tried: a longer one (a whole module on one line) goes to the full
 # parser, so that no op scans to the end of a huge line (which made reading quadratic).
@@ -123,21 +128,21 @@ NEXT_OP_WITHIN = 1024
 
 
 _HEAD = re.compile(_NAME + r" = [a-z_]+\.[a-z_.]+")
-_BINARY = re.compile(r"(" + _NAME + r"), (" + _NAME + r") : (.+)")
-_UNARY = re.compile(r"(" + _NAME + r") : (.+)")
-_ARROW = re.compile(r"(" + _NAME + r")(?: \{axis = (\d+) : i32\})? : (.+?) -> (.+)")
-_CAST = re.compile(r"(" + _NAME + r") : (.+?) to (.+)")
-_ADDPTR = re.compile(r"(" + _NAME + r"), (" + _NAME + r") : (.+)")
-_COMPARE = re.compile(r"([a-z]+), (" + _NAME + r"), (" + _NAME + r") : (.+)")
+_BINARY = re.compile(r"(" + _OPERAND + r"), (" + _OPERAND + r") : (.+)")
+_UNARY = re.compile(r"(" + _OPERAND + r") : (.+)")
+_ARROW = re.compile(r"(" + _OPERAND + r")(?: \{axis = (\d+) : i32\})? : (.+?) -> (.+)")
+_CAST = re.compile(r"(" + _OPERAND + r") : (.+?) to (.+)")
+_ADDPTR = re.compile(r"(" + _OPERAND + r"), (" + _OPERAND + r") : (.+)")
+_COMPARE = re.compile(r"([a-z]+), (" + _OPERAND + r"), (" + _OPERAND + r") : (.+)")
 # (`true`/`false` take no type: `arith.constant true : i1` is an error, the full parser's)
 _CONSTANT = re.compile(r"(-?\d+) : (i\d+|index)")
 _DENSE = re.compile(r"dense<(-?[0-9][0-9.eE+-]*|-?0x[0-9A-Fa-f]+|true|false)> : (tensor<.+>)")
 _LOAD = re.compile(
-    r"(" + _NAME + r")(?:, (" + _NAME + r"))?(?:, (" + _NAME + r"))?"
+    r"(" + _OPERAND + r")(?:, (" + _OPERAND + r"))?(?:, (" + _OPERAND + r"))?"
     r"(?: cacheModifier = ([a-z]+))?(?: evictionPolicy = ([a-z_]+))? : (.+)"
 )
 _RANGE = re.compile(r"\{end = (\d+) : i32, start = (\d+) : i32\} : (.+)")
-_SELECT = re.compile(r"(" + _NAME + r"), (" + _NAME + r"), (" + _NAME + r") : (.+)")
+_SELECT = re.compile(r"(" + _OPERAND + r"), (" + _OPERAND + r"), (" + _OPERAND + r") : (.+)")
 _PROGRAM = re.compile(r"([xyz]) : (i32)")
 
 # the scalar types, one object each: the full parser returns these too (TritonParser
@@ -259,11 +264,24 @@ def try_fast_op(parser, start: int):
     cls = parser.ctx.get_optional_op(op_name)
     if cls is None:
         return None
+    op = None
     kind = _kind(cls)
-    if kind is None:
-        return None
+    if kind is not None:
+        op = _by_kind(parser, cls, kind, op_name, text, m.start(3), tail)
+    if op is None:  # (an op whose format is simple enough: read by its plan)
+        plan = plan_for(cls)
+        if plan is None:
+            return None
+        op = read_with_plan(parser, cls, plan, text, m.start(3), m.start(3) + len(tail), 1)
+        if op is None:
+            return None
+    parser.define_result(result_name[1:], _item(op.results, 0), start)
+    return op, end
+
+
+def _by_kind(parser, cls, kind: str, op_name: str, text: str, tail_start: int, tail: str):
+    """The op of kind ``kind`` written ``tail`` (from ``tail_start``), or None."""
     types = parser.type_cache
-    tail_start = m.start(3)
 
     def typ(t: str, rel: int):
         """The type spelled `t` at `tail_start + rel`: from the cache, else parsed there."""
@@ -395,7 +413,7 @@ def try_fast_op(parser, start: int):
     else:  # constant
         mm = _CONSTANT.fullmatch(tail)
         if not mm:
-            return None
+            return _scalar_constant(cls, tail)
         lit, t = mm.group(1), _SCALARS.get(mm.group(2))
         if t is None or t is i1:  # (i128 and other widths, and i1: the full parser)
             return None
@@ -405,8 +423,32 @@ def try_fast_op(parser, start: int):
         except Exception:
             return None  # out of range: the full parser reports it
         op = _make(cls, [], [t], {"value": attr})
-    parser.define_result(result_name[1:], _item(op.results, 0), start)
-    return op, end
+    return op
+
+
+def _scalar_constant(cls, tail: str):
+    """``arith.constant 1.5e+00 : f32`` (a decimal literal with its point) and
+    ``arith.constant true``/``false``, as xDSL's attribute parser builds them (the reader's
+    own rules, for hexadecimal bits, integers written for floats and values out of range,
+    are the full parser's)."""
+    if tail in ("true", "false"):
+        t, attr = i1, IntegerAttr(int(tail == "true"), IntegerType(1))
+    else:
+        mm = _FLOAT_CONSTANT.fullmatch(tail)
+        if mm is None:
+            return None
+        t = _SCALARS[mm.group(2)]
+        try:
+            value = float(mm.group(1))
+            if math.isinf(value):
+                return None  # (out of range for a double: the full parser's rules)
+            attr = FloatAttr(value, t)
+        except Exception:
+            return None  # (out of range for the type)
+    return _make(cls, [], [t], {"value": attr})
+
+
+_FLOAT_CONSTANT = re.compile(r"(-?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?) : (f16|bf16|f32|f64)")
 
 
 _item = tuple.__getitem__  # (xDSL's SSAValues.__getitem__ is a Python function)
@@ -435,16 +477,9 @@ def _make(cls, operands: list, result_types: list, properties: dict | None = Non
 
 
 def _defined(parser, name: str, expected):
-    """The value already defined as `%name` if it has type `expected`, else None (a forward
-    reference or a type mismatch is left to the full parser)."""
-    vals = parser.__dict__["ssa_values"].get(name[1:])  # (ParserBase.ssa_values, directly)
-    if vals is None or len(vals) != 1:
-        return None
-    v = vals[0]
-    t = v.type
-    if t is not expected and t != expected:  # (mostly the same object: no field compare)
-        return None
-    return v
+    """The value already defined as `%name` (or `%name#N`) if it has type `expected`, else None
+    (a forward reference or a type mismatch is left to the full parser)."""
+    return value_of(parser, name, expected)
 
 
 def _cache_evict(cache: str | None, evict: str | None, props: dict) -> bool:
@@ -523,7 +558,7 @@ SPLAT_UNCHECKED = True  # (off: the checking constructor; tests compare the two)
 
 
 _STORE_LINE = re.compile(
-    r"tt\.store (" + _NAME + r"), (" + _NAME + r")(?:, (" + _NAME + r"))?"
+    r"tt\.store (" + _OPERAND + r"), (" + _OPERAND + r")(?:, (" + _OPERAND + r"))?"
     r"(?: cacheModifier = ([a-z]+))?(?: evictionPolicy = ([a-z_]+))? : ([^\n]+)"
 )
 
@@ -553,9 +588,31 @@ def try_fast_store(parser, start: int):
     return _make(StoreOp, values, [], props), m.end()
 
 
+_BARE_LINE = re.compile(r"([a-z_]+\.[a-z_.]+)(?![\w$.])([^\n]*)")
+
+
+def try_fast_bare(parser, start: int):
+    """An op without results whose format has a plan (:mod:`.fast_formats`):
+    ``ttg.local_dealloc %a : T``, ``ttng.fence_async_shared``; None to use the full
+    parser."""
+    text = parser.source
+    eol = line_end(text, start)
+    m = _BARE_LINE.match(text, start, eol) if eol >= 0 else None
+    if m is None:
+        return None
+    tail = m.group(2).rstrip(" \t")
+    if "loc(" in tail or '"' in tail:
+        return None
+    cls = parser.ctx.get_optional_op(m.group(1))
+    if cls is None or (plan := plan_for(cls)) is None:
+        return None
+    op = read_with_plan(parser, cls, plan, text, m.start(2), m.start(2) + len(tail), 0)
+    return None if op is None else (op, m.end())
+
+
 _TERMINATOR_LINE = re.compile(
     r"(scf\.yield|tt\.reduce\.return|tt\.scan\.return|tt\.return)"
-    r"(?: ((?:" + _NAME + r")(?:, " + _NAME + r")*) : ([^\n]+?))?[ \t]*(?=\n|$)"
+    r"(?: ((?:" + _OPERAND + r")(?:, " + _OPERAND + r")*) : ([^\n]+?))?[ \t]*(?=\n|$)"
 )
 
 

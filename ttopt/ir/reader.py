@@ -69,6 +69,7 @@ from .fast_ops import (
     MAX_LINE,
     SCALAR_TYPES,
     line_end,
+    try_fast_bare,
     try_fast_branch,
     try_fast_for_header,
     try_fast_op,
@@ -506,7 +507,7 @@ class TritonParser(ParserBase):
             return try_fast_terminator(self, start)
         if text.startswith("cf.", start):
             return try_fast_branch(self, start)
-        return None
+        return try_fast_bare(self, start)
 
     def _finish_fast(self, op, start: int, end: int) -> None:
         """An op the fast path read from ``start`` to ``end`` (its line's end): its offset
@@ -557,6 +558,8 @@ class TritonParser(ParserBase):
                 fast = try_fast_terminator(self, start)
             elif self.source.startswith("cf.", start):
                 fast = try_fast_branch(self, start)
+            else:
+                fast = try_fast_bare(self, start)
         if fast is None:
             if self.current_token.span.start != start:  # a fast path looked ahead and gave
                 self.resume_from(start)                 # up: never lose what it consumed
