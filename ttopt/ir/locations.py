@@ -45,7 +45,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from ..dialects import versions
 from ..errors import TTOptError, line_col
 from ..xdsl_compat import unchecked, unchecked_data
-from .lexer import BLANKS, STRING_LITERAL, string_literal_error, string_value
+from .lexer import SKIP, STRING_LITERAL, string_literal_error, string_value
 
 
 # ------------------------------------------------------------------ FileLineColRange
@@ -136,10 +136,11 @@ def container(cls, *params):
 # outside a string literal (Triton
 # prints one per line; a hand-joined or one-line module has them beside other statements).
 # BODY: no parentheses, or one level of them (`"name"(#loc3)`, `callsite(#a at #b)`); deeper
-# nesting is scanned by `_body_end`.  (The reader matches it in parts: _LOC_ALIAS_START, then
-# _PLAIN_BODY or _BODY; test_locations holds the parts to this whole pattern.)
+# nesting, and a body over several lines or with a `//` comment, is scanned by `_body_end`.
+# (The reader matches it in parts: _LOC_ALIAS_START, then _PLAIN_BODY or _BODY; test_locations
+# holds the parts to this whole pattern, which is the one-line form.)
 _STR = STRING_LITERAL.pattern
-_FLAT = r'(?:[^()"\n]|' + _STR + r")*"
+_FLAT = r'(?:[^()"\n/]|/(?!/)|' + _STR + r")*"  # (not a `//` comment: its `)` closes nothing)
 LOC_ALIAS = re.compile(
     r"(?<![\w$.#-])(#[\w$.-]+)[ \t]*=[ \t]*loc\((" + _FLAT + r"(?:\(" + _FLAT + r"\)" + _FLAT + r")*)\)"
 )
@@ -150,9 +151,17 @@ _BODY = re.compile(_FLAT + r"(?:\(" + _FLAT + r"\)" + _FLAT + r")*\)")
 _PLAIN_BODY = re.compile(
     r'(?:"[^"\\\n\v\f]*"(?::\d+:\d+|\(#[\w$.-]+\))|callsite\(#[\w$.-]+ at #[\w$.-]+\)|unknown)\)'
 )
+# The head `#name = loc(`: group 2 where it is written as Triton prints it (nearly every one;
+# `m.lastindex == 2`), else where it may be a head of another form, which _LOC_ALIAS_HEAD then
+# reads whole: between its tokens, blanks, newlines and `//` comments, as MLIR's lexer skips
+# them (`#loc1 =\n  loc(`).  (Not _LOC_ALIAS_HEAD at every `#name`: one in a comment would
+# scan the comment to its line's end, each of many on a line the same: quadratic.)
 # (no look-behind here: a pattern that starts with a literal is searched for with a fast
-# scan; the character before the match is checked by hand, `_NAME_CHAR`)
-_LOC_ALIAS_START = re.compile(r"(#[\w$.-]+)[ \t]*=[ \t]*loc\(")
+# scan; the character before the match is checked by hand, `_NAME_CHAR`; possessive: no
+# backtracking into a name or blanks at the many `#name` that are no definition)
+_LOC_ALIAS_START = re.compile(r"(#[\w$.-]++)(?:( = loc\()|[ \t]*+(?=[=\n\r/]))")
+_GAP = r"(?:[ \t\n\r]|//[^\n]*)*+"
+_LOC_ALIAS_HEAD = re.compile(r"#[\w$.-]++" + _GAP + "=" + _GAP + r"loc" + _GAP + r"\(")
 _NAME_CHAR = re.compile(r"[\w$.#-]")
 
 
@@ -200,38 +209,48 @@ class _HiddenScanner:
             self.scan_at = m.end()
 
 
-def _body_end(text: str, start: int) -> tuple[int, str | None]:
-    """(offset of the `)` closing the `loc(` whose body starts at ``start``, None), or
-    (where, why) when the line ends first or a string in it is malformed."""
-    depth, i, n = 1, start, len(text)
-    while i < n:
-        c = text[i]
+_BODY_STOP = re.compile(r'[()"]|//')
+
+
+def _body_end(text: str, start: int) -> int | None:
+    """Offset of the `)` closing the `loc(` whose body starts at ``start``, as MLIR's lexer
+    reads on (over lines; a `//` comment to its line's end, a string literal whole); None
+    where none closes it (the text ends, or a string in it is malformed: the body's parse
+    says what MLIR says, :meth:`_LocParser.expect_close`)."""
+    depth, i = 1, start
+    while True:
+        m = _BODY_STOP.search(text, i)
+        if m is None:
+            return None
+        c = m.group()
         if c == '"':
-            m = STRING_LITERAL.match(text, i)
-            if m is None:
-                return string_literal_error(text, i)
-            i = m.end()
-            continue
-        if c == "\n":
-            break
-        if c == "(":
+            s = STRING_LITERAL.match(text, m.start())
+            if s is None:
+                return None
+            i = s.end()
+        elif c == "//":
+            i = text.find("\n", m.end())
+            if i < 0:
+                return None
+        elif c == "(":
             depth += 1
-        elif c == ")":
+            i = m.end()
+        else:
             depth -= 1
             if depth == 0:
-                return i, None
-        i += 1
-    return start - 1, "unterminated location ('loc(' without its ')')"
+                return m.start()
+            i = m.end()
 
 
 _TOKEN = re.compile(
-    r"""[ \t\n\r]*(?:
+    r"""(?:[ \t\n\r]|//[^\n]*)*+(?:
         (?P<str>""" + STRING_LITERAL.pattern + r""")
       | (?P<quote>")
       | (?P<alias>\#[\w$.-]+)
       | (?P<int>0x[0-9A-Fa-f]+|\d+)
       | (?P<ident>[A-Za-z_][\w$.]*)
       | (?P<punct>[()\[\],:<>])
+      | (?P<other>[%^@!][\w$.-]*|->|[{}=*+?|-])  # (MLIR tokens no location starts with)
     )""",
     re.VERBOSE,
 )
@@ -251,7 +270,8 @@ class _LocParser:
     lexed when it is reached: a fused location's metadata is any attribute, read by the
     full attribute parser, :meth:`metadata`)."""
 
-    def __init__(self, text: str, resolve, where, cache: dict, metadata=None):
+    def __init__(self, text: str, resolve, where, cache: dict, metadata=None, wrong_token=None,
+                 closed: bool = True):
         self.cache = cache
         self.text = text
         self.pos = 0  # where the next token is lexed from
@@ -260,12 +280,16 @@ class _LocParser:
         self.resolve = resolve
         self.where = where
         self.parse_metadata = metadata  # (text, offset) -> (attribute, end offset)
+        # (message, offset, at the input's end) -> the error MLIR gives about an unexpected
+        # token (at the end of the text before it); None: at the token
+        self.wrong_token = wrong_token
+        self.closed = closed  # the text ends at the `)` closing the body (else: at the input's end)
 
     def _lex(self):
         text, pos = self.text, self.pos
         m = _TOKEN.match(text, pos)
         if m is None:
-            if text[pos:].strip(BLANKS) == "":  # (once, at the end: linear)
+            if SKIP.match(text, pos).end() == self.end:  # (once, at the end: linear)
                 return (None, None, self.end, self.end)
             raise self.where(f"unexpected text in location: {text[pos:pos + 20]!r}", pos)
         kind = m.lastgroup
@@ -285,15 +309,43 @@ class _LocParser:
             self.tok = self._lex()
         return self.tok[:2]
 
-    def error(self, msg: str) -> TTOptError:
-        """An error at the current token (the end of the text when none is left)."""
-        self.peek()
-        return self.where(msg, self.tok[2])
+    def shown(self) -> str:
+        """The current token, for a message: the body's `)` (or the input's end) when none
+        is left."""
+        val = self.peek()[1]
+        if val is None:
+            return "')'" if self.closed else "end of input"
+        return repr(val if len(val) <= 40 else val[:40] + "...")
 
-    def take(self, value=None):
+    def error(self, msg: str) -> TTOptError:
+        """An error about the current token, where MLIR reports it (``emitWrongTokenError``:
+        after the token before it, when ``wrong_token`` is given; else at it)."""
+        self.peek()
+        at = self.tok[2]
+        if self.wrong_token is None:
+            return self.where(msg, at)
+        return self.wrong_token(msg, at, self.tok[0] is None and not self.closed)
+
+    def expect_close(self) -> None:
+        """After the location: the end of the text (the body, up to the `)` that closes
+        it) or, where no `)` was found (the text runs on to the input's end), a `)`.
+        Anything else is MLIR's ``expected ')' in inline location``."""
+        try:
+            tok = self.peek()
+        except TTOptError:  # (something no location token starts with: no `)` either)
+            tok = ("bad", None)
+            self.tok = (None, None, SKIP.match(self.text, self.pos).end(), self.end)
+            self.closed = True  # (not the input's end)
+        if (tok[0] is None) if self.closed else (tok == ("punct", ")")):
+            return
+        raise self.error("expected ')' in inline location")
+
+    def take(self, value=None, why: str | None = None):
+        """The current token (which must be ``value``, if given: else the error ``why``, or
+        one that says what was found)."""
         tok = self.peek()
         if tok[0] is None or (value is not None and tok[1] != value):
-            raise self.error(f"expected '{value}' in location, got {tok[1]!r}")
+            raise self.error(why or f"expected '{value}' in location, got {self.shown()}")
         self.pos = self.tok[3]
         self.tok = None
         return tok
@@ -306,8 +358,12 @@ class _LocParser:
             # refuses more than 4,300 digits)
             value = int(val, 16) if val.startswith("0x") else int(val)
         if not 0 <= value < 1 << 32:
-            shown = val if val is None or len(val) <= 40 else val[:40] + "..."
-            raise self.error(f"expected integer {what} in location, got {shown!r}")
+            msg = f"expected integer {what} in location, got {self.shown()}"
+            # (on the line of the token before, at the token, as ttopt has always put it;
+            # MLIR puts it after that token, as the others)
+            if self.wrong_token is not None and "\n" not in self.text[self.pos : self.tok[2]]:
+                raise self.where(msg, self.tok[2])
+            raise self.error(msg)
         self.take()
         return value
 
@@ -318,9 +374,7 @@ class _LocParser:
             raise self.error("fused location metadata cannot be read here")
         attr, end = self.parse_metadata(self.text, self.pos)
         self.pos, self.tok = end, None
-        if self.peek()[1] != ">":
-            raise self.error(f"expected '>' after fused location metadata, got {self.peek()[1]!r}")
-        self.take()
+        self.take(">", "expected '>' after fused location metadata")
         return attr
 
     def loc(self) -> Attribute:
@@ -334,25 +388,25 @@ class _LocParser:
             return self.resolve(val, at)
         if kind == "ident" and val == "callsite":
             self.take()
-            self.take("(")
+            self.take("(", "expected '(' in callsite location")
             callee = self.loc()
-            self.take("at")
+            self.take("at", "expected 'at' in callsite location")
             caller = self.loc()
-            self.take(")")
+            self.take(")", "expected ')' in callsite location")
             return container(CallSiteLoc, callee, caller)
         if kind == "ident" and val == "fused":
             self.take()
             meta = NoneAttr()
             if self.peek()[1] == "<":
                 meta = self.metadata()
-            self.take("[")
+            self.take("[", "expected '[' in fused location")
             locs = []
             if self.peek()[1] != "]":
                 locs.append(self.loc())
                 while self.peek()[1] == ",":
                     self.take()
                     locs.append(self.loc())
-            self.take("]")
+            self.take("]", "expected ']' in fused location")
             return container(FusedLoc, locs, meta)
         if kind == "str":
             self.take()
@@ -373,9 +427,9 @@ class _LocParser:
                         end_line = self.integer("end line number")
                     if self.peek()[1] != ":":
                         raise self.error(
-                            "expected an integer or ':' after 'to' in a location range, got "
-                            f"{self.peek()[1]!r}" if end_line is None else
-                            f"expected ':' after the end line of a location range, got {self.peek()[1]!r}"
+                            f"expected an integer or ':' after 'to' in a location range, got {self.shown()}"
+                            if end_line is None else
+                            f"expected ':' after the end line of a location range, got {self.shown()}"
                         )
                     self.take(":")
                     end_col = self.integer("end column number")
@@ -388,22 +442,31 @@ class _LocParser:
             if self.peek()[1] == "(":
                 self.take()
                 child = self.loc()
-                self.take(")")
+                self.take(")", "expected ')' after child location of NameLoc")
                 return container(NameLoc, self._str(name), child)
             return NameLoc(self._str(name), NoneAttr())
-        raise self.error(f"unexpected {val!r} in location")
+        raise self.error("expected location instance")
 
     def _check_ranges(self, what: str) -> None:
         why = _ranges_refused()
-        if why is not None:
-            raise self.error(f"{what} {why}")
+        if why is not None:  # (ttopt's own refusal: at the form it refuses)
+            self.peek()
+            raise self.where(f"{what} {why}", self.tok[2])
 
 
 def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
-    """Blank every ``#loc.. = loc(...)`` definition of ``text`` and parse them all."""
+    """Blank every ``#loc.. = loc(...)`` definition of ``text`` and parse them all.
+
+    A definition may span lines as MLIR reads it (MLIR is not line-based): between the tokens
+    of ``#name = loc(`` and in the body, blanks, newlines and ``//`` comments.  Nearly every
+    definition is one line, found by the patterns (``_PLAIN_BODY``, ``_BODY``); any other
+    body is scanned to its ``)`` (:func:`_body_end`).  A body no ``)`` closes runs to the
+    input's end (everything after it is inside it, as far as MLIR reads): the scan stops
+    there, and its parse says what MLIR says (``expected ')' in inline location``...)."""
     raw: dict[str, tuple[str, int]] = {}
     starts: dict[str, int] = {}
     lines: list[tuple[str, bool]] = []
+    unclosed: str | None = None  # the definition that no `)` closes (the last one found)
     module_start = _module_start(text)
     hidden = _HiddenScanner(text)
     pieces: list[str] = []
@@ -424,25 +487,35 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             continue
         # (LOC_ALIAS at `at`: its head is what _LOC_ALIAS_START matched, the character
         # before was checked above)
-        body_start = m.end()
-        full = _PLAIN_BODY.match(text, body_start) or _BODY.match(text, body_start)
-        if full is not None:
-            end = full.end()
-        else:
-            close, why = _body_end(text, m.end())
-            if why is not None:
-                ln, col = line_col(text, close)
-                raise TTOptError(why, filename, ln, col)
-            end = close + 1
+        fast = m.lastindex == 2
+        if fast:
+            body_start = m.end()
+        else:  # (another head, or none)
+            head = _LOC_ALIAS_HEAD.match(text, at)
+            if head is None:
+                pos = m.end()
+                continue
+            body_start = head.end()
         name = m.group(1)
         if name in raw:
             ln, col = line_col(text, at)
             raise TTOptError(f"redefinition of location alias '{name}'", filename, ln, col)
-        raw[name] = (text[body_start : end - 1], body_start)
+        full = _PLAIN_BODY.match(text, body_start) or _BODY.match(text, body_start)
+        if full is not None and fast:  # `#name = loc(BODY)` on one line
+            end = full.end()
+            raw[name] = (text[body_start : end - 1], body_start)
+            blank = " " * (end - at)
+        else:  # (over lines, with a comment, nested deeper, or not closed)
+            close = full.end() - 1 if full is not None else _body_end(text, body_start)
+            end = len(text) if close is None else close + 1
+            raw[name] = (text[body_start : end if close is None else close], body_start)
+            blank = _blanked(text, at, end)
+            if close is None:
+                unclosed = name  # (and the scan ends: end is the input's end)
         starts[name] = at
         lines.append((text[at:end], at < module_start))
         pieces.append(text[last:at])
-        pieces.append(" " * (end - at))  # blanked: every offset stays where it was
+        pieces.append(blank)  # every offset stays where it was
         last = pos = end
     pieces.append(text[last:])
     stripped = "".join(pieces)
@@ -472,7 +545,7 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
         in_progress.add(name)
         body, offset = raw[name]
         loc = fast_loc(body, lambda n, at: resolve(n, offset + at, offset), cache)
-        if loc is not None:
+        if loc is not None:  # (one not closed too, where the input ends after it: see below)
             in_progress.discard(name)
             values[name] = loc
             return loc
@@ -481,23 +554,65 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             ln, col = line_col(text, _off + at)
             return TTOptError(msg, filename, ln, col)
 
+        def wrong_token(msg: str, at: int, at_end: bool, _off=offset):
+            ln, col = line_col(text, wrong_token_offset(text, _off + at, at_end))
+            return TTOptError(msg, filename, ln, col)
+
         def metadata(body_text: str, pos: int, _w=where, _off=offset):
             # (a location alias in it must be defined above, as in the location itself)
             known = {n: resolve(n, _off + at, _off) for at, n in _alias_refs(body_text, pos, len(body_text))
                      if n in raw}
             return _attribute_at(body_text, pos, _w, known)
 
-        p = _LocParser(body, lambda n, at: resolve(n, offset + at, offset), where, cache, metadata)
+        closed = name != unclosed
+        p = _LocParser(body, lambda n, at: resolve(n, offset + at, offset), where, cache, metadata,
+                       wrong_token, closed)
         loc = p.loc()
-        if p.peek()[0] is not None:
-            raise p.error(f"unexpected {p.peek()[1]!r} after location")
+        p.expect_close()
+        if not closed:  # (a `)` the scan did not find: cannot be, but never accept it)
+            raise where("unterminated location ('loc(' without its ')')", -1)
         in_progress.discard(name)
         values[name] = loc
         return loc
 
     for name in raw:
         resolve(name)
+    if unclosed is not None:  # (read by fast_loc: the input ends right after its body)
+        ln, col = line_col(text, wrong_token_offset(text, len(text), True))
+        raise TTOptError("expected ')' in inline location", filename, ln, col)
     return stripped, LocAliasTable(values, lines, starts)
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]+")
+
+
+def _blanked(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` as blanks, its newlines kept (the lines stay where they were)."""
+    if text.find("\n", start, end) < 0:
+        return " " * (end - start)
+    return _NOT_NEWLINE.sub(lambda m: " " * len(m.group()), text[start:end])
+
+
+def wrong_token_offset(text: str, pos: int, at_end: bool = False) -> int:
+    """Where MLIR reports an unexpected token at ``pos`` (``emitWrongTokenError``): at the
+    end of the text before it, blank lines skipped back, and on each line skipped to, the
+    part from its first ``//`` (a comment; MLIR looks for the first ``//`` of the line, in a
+    string literal too).  At the input's end (``at_end``), one character back first."""
+    if at_end:
+        pos = max(pos - 1, 0)
+    end = pos
+    while True:
+        while end > 0 and text[end - 1] in " \t":
+            end -= 1
+        if end == 0:
+            return pos
+        if text[end - 1] not in "\n\r":
+            return end
+        end -= 1
+        line_start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end), 0)
+        comment = text.find("//", line_start, end)
+        if comment >= 0:
+            end = comment
 
 
 def _attribute_at(text: str, pos: int, where, aliases: dict) -> tuple[Attribute, int]:
@@ -720,11 +835,12 @@ def parse_location(p) -> Attribute:
     p.raise_error("Unexpected location syntax.")
 
 
-_ALIAS_REFS = re.compile(STRING_LITERAL.pattern + r"|#[\w$.-]+")
+_ALIAS_REFS = re.compile(STRING_LITERAL.pattern + r"|//[^\n]*|#[\w$.-]+")
 
 
 def _alias_refs(text: str, start: int, end: int):
-    """(offset, name) of each ``#name`` in ``text[start:end]`` outside string literals."""
+    """(offset, name) of each ``#name`` in ``text[start:end]`` outside string literals and
+    ``//`` comments."""
     for m in _ALIAS_REFS.finditer(text, start, end):
         if m.group().startswith("#"):
             yield m.start(), m.group()

@@ -1,0 +1,314 @@
+"""Location alias definitions as MLIR reads them, which is not line by line.
+
+``#name = loc(...)`` may have blanks, newlines and ``//`` comments between any two of its
+tokens: between ``#name``, ``=``, ``loc`` and ``(``, and in the body (a comment may hold a
+``)`` or a ``"``: it closes nothing).  Each such definition is read as its one-line
+equivalent, written back as written, and Triton reads ttopt's output with the same
+locations.  A body that no ``)`` closes is refused where MLIR refuses it (``expected ')' in
+inline location``, after the last token before the one that is not a ``)``: MLIR's
+``emitWrongTokenError``, which skips blank lines and a ``//`` comment back), as are the other
+malformed bodies over lines, in MLIR's words where ttopt has none of its own.
+
+Every release 2.1 - 3.9 reads the cases alike (tools/versions/oracle.py; the ``versions``
+test at the end asks each again), but a location range (3.3+).  Not covered: a head that is
+not ``#name = loc(`` (``#loc3 =`` at the input's end, ``#loc3 loc(...)`` without ``=``) is no
+location alias definition to ttopt: the reader reports the module's use of the alias first,
+where MLIR reports the definition.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+import ttopt
+from conftest import ReleaseOracle, since
+from ttopt.dialects import versions
+from ttopt.ir.reader import read_module
+from ttopt.ir.writer import write_module
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RELEASES = versions.RELEASES
+ALL = frozenset(RELEASES)
+
+# A kernel with each location given by an alias: #loc1 and #loc3, defined by each case
+MODULE = (
+    "module {\n"
+    "  tt.func public @k(%n: i32 loc(#loc1)) {\n"
+    "    %c = arith.constant 1 : i32 loc(#loc3)\n"
+    "    tt.return loc(#loc1)\n"
+    "  } loc(#loc1)\n"
+    "} loc(#loc1)\n"
+)  # (6 lines: a definition after it starts on line 7)
+LOC1 = '#loc1 = loc("f.py":3:4)\n'
+
+
+@pytest.fixture(scope="module")
+def triton36():
+    pytest.importorskip("triton")
+    from ttopt.oracle import triton_accepts
+
+    return lambda text: triton_accepts(text, ".ttir").ok
+
+
+@pytest.fixture(scope="module")
+def triton_reading():
+    """Triton 3.6's print of a text with its locations (as it reads them), the file's path
+    replaced by ``k.ttir``."""
+    pytest.importorskip("triton")
+    from triton._C.libtriton import ir, nvidia
+
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    nvidia.load_dialects(ctx)
+
+    def reading(text: str) -> str:
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "k.ttir")
+            with open(path, "w", newline="") as f:
+                f.write(text)
+            mod = ir.parse_mlir_module(path, ctx)
+            mod.context = ctx
+            return mod.str().replace(path, "k.ttir")
+
+    return reading
+
+
+def fresh(text: str, release=None) -> str:
+    """ttopt's output with every op printed anew."""
+    v = versions.show(release) if release is not None else None
+    return write_module(read_module(text, "k.ttir", triton_version=v), keep_text=False)
+
+
+def error_of(text: str, release=None) -> str | None:
+    try:
+        read_module(text, "k.ttir", triton_version=versions.show(release) if release else None)
+        return None
+    except ttopt.TTOptError as e:
+        return str(e)
+
+
+# ------------------------------------------------------------------ definitions over lines
+_ONE_LINE = LOC1 + '#loc2 = loc(fused[#loc1, #loc1])\n#loc3 = loc("n"(#loc2))\n'
+# name: (the definitions as written, their one-line equivalent, the releases that read them)
+OVER_LINES = {
+    "body_over_lines": ('#loc1 = loc(\n  "f.py":3:4)\n#loc2 = loc(fused[#loc1,\n   #loc1])\n'
+                        '#loc3 = loc("n"(#loc2))\n', _ONE_LINE, ALL),
+    "newline_after_the_equals": ('#loc1 =\n  loc("f.py":3:4)\n#loc3 = loc("n"(#loc1))\n',
+                                 LOC1 + '#loc3 = loc("n"(#loc1))\n', ALL),
+    "newline_after_the_name": ('#loc1\n  = loc("f.py":3:4)\n#loc3 = loc("n"(#loc1))\n',
+                               LOC1 + '#loc3 = loc("n"(#loc1))\n', ALL),
+    "newline_after_loc": ('#loc1 = loc\n  ("f.py":3:4)\n#loc3 = loc\n("n"(#loc1))\n',
+                          LOC1 + '#loc3 = loc("n"(#loc1))\n', ALL),
+    "comments_in_the_head": ('#loc1 // a\n  = // b\n  loc // c\n  ("f.py":3:4)\n'
+                             '#loc3 // = loc(\n = loc("n"(#loc1))\n',
+                             LOC1 + '#loc3 = loc("n"(#loc1))\n', ALL),
+    "comment_in_the_body": ('#loc1 = loc( // a ) " #loc9\n  "f.py":3:4)\n'
+                            '#loc3 = loc("n"(#loc1) // )\n)\n',
+                            LOC1 + '#loc3 = loc("n"(#loc1))\n', ALL),
+    "blank_lines_and_tabs": ('#loc1\t=\tloc(\n\n\t"f.py"\n\t:3\n\t:\n4\n\n)\n'
+                             '#loc3 = loc("n"(#loc1))\n',
+                             LOC1 + '#loc3 = loc("n"(#loc1))\n', ALL),
+    "callsite_and_name_over_lines": (LOC1 + '#loc2 = loc(callsite(#loc1\n at\n #loc1))\n'
+                                     '#loc3 = loc("n"\n(\n#loc2\n))\n',
+                                     LOC1 + '#loc2 = loc(callsite(#loc1 at #loc1))\n'
+                                     '#loc3 = loc("n"(#loc2))\n', ALL),
+    "metadata_over_lines": (LOC1 + '#loc3 = loc(fused<{x = 1 :\n i32}>[#loc1,\n #loc1])\n',
+                            LOC1 + '#loc3 = loc(fused<{x = 1 : i32}>[#loc1, #loc1])\n', ALL),
+    "two_definitions_on_a_line": ('#loc1 = loc("f.py":3:4) #loc3 = loc("n"(\n#loc1))\n',
+                                  LOC1 + '#loc3 = loc("n"(#loc1))\n', ALL),
+    "range_over_lines": (LOC1 + '#loc3 = loc("f.py":1:2\n to\n 3:4)\n',
+                         LOC1 + '#loc3 = loc("f.py":1:2 to 3:4)\n', since((3, 3))),
+}
+
+
+# (where ttopt, printing anew, writes the definitions otherwise: each on its own lines)
+FRESH_DEFS = {"two_definitions_on_a_line": '#loc1 = loc("f.py":3:4)\n#loc3 = loc("n"(\n#loc1))\n'}
+
+
+def _over_lines(name: str, where: str, defs: str | None = None) -> tuple[str, str]:
+    """The kernel with the case's definitions (or ``defs``), and with their one-line
+    equivalent, above (``top``) or below (``bottom``) the module."""
+    written, one_line, _ = OVER_LINES[name]
+    defs = written if defs is None else defs
+    if where == "top":
+        return defs + MODULE, one_line + MODULE
+    return MODULE + defs, MODULE + one_line
+
+
+@pytest.mark.parametrize("where", ["top", "bottom"])
+@pytest.mark.parametrize("name", sorted(OVER_LINES))
+def test_a_definition_over_lines_is_read_as_its_one_line_equivalent(name, where, triton36,
+                                                                     triton_reading):
+    text, one_line = _over_lines(name, where)
+    assert triton36(text), text
+    assert triton_reading(text) == triton_reading(one_line)  # (Triton: the same locations)
+    assert ttopt.optimize(text, [], "k.ttir") == _as_copied(text)
+    # printed anew: the same module, each definition as written, on lines of its own
+    assert fresh(text) == _over_lines(name, where, FRESH_DEFS.get(name))[0]
+    mod, ref = read_module(text, "k.ttir"), read_module(one_line, "k.ttir")
+    assert mod.locs.values == ref.locs.values
+    assert [op.location for op in mod.op.walk()] == [op.location for op in ref.op.walk()]
+    assert [before for _, before in mod.locs.lines] == [where == "top"] * len(ref.locs.lines)
+
+
+def _as_copied(text: str) -> str:
+    """``text`` as ttopt writes back the lines around a module it copies: without its blank
+    and comment-only lines (MLIR reads it the same)."""
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if line.strip() and not line.strip().startswith("//"))
+
+
+def test_a_file_with_crlf_line_ends_is_written_back_with_them(triton36):
+    text = (OVER_LINES["body_over_lines"][0] + MODULE).replace("\n", "\r\n")
+    assert triton36(text)
+    assert ttopt.optimize(text, [], "k.ttir") == text
+    assert read_module(text, "k.ttir").locs.values == read_module(_ONE_LINE + MODULE, "k.ttir").locs.values
+
+
+def test_the_lines_after_a_definition_over_lines_keep_their_numbers(triton_reading, capfd):
+    """The definition is blanked line by line: an argument without a location is where
+    Triton puts it, and so is an error further down."""
+    text = OVER_LINES["body_over_lines"][0] + MODULE.replace("%n: i32 loc(#loc1)", "%n: i32")
+    out = fresh(text)
+    assert out.splitlines()[6] == '  tt.func public @k(%n: i32 loc("k.ttir":7:21)) {'
+    assert triton_reading(out) == triton_reading(text)
+    bad = text.replace("tt.return loc(#loc1)", "tt.return %nope : i32 loc(#loc1)")
+    assert error_of(bad) == "k.ttir:9:15: error: use of undefined value '%nope'"
+    assert triton_refusal(bad, capfd).startswith("9:15: error: ")
+
+
+def test_the_definitions_are_read_in_linear_time():
+    """200,000 ``#a //`` in a comment line (each a possible head: read whole at each, the
+    comment to its line's end, quadratic: hours) and 20,000 definitions over lines."""
+    defs = "".join(f'#l{i} =\n  loc("n"(\n  #loc1)) // {i}\n' for i in range(20_000))
+    text = "// " + "#a // " * 200_000 + "\n" + MODULE + LOC1 + defs + '#loc3 = loc("n"(#loc1))\n'
+    t = time.perf_counter()
+    mod = read_module(text, "k.ttir")
+    assert time.perf_counter() - t < 60
+    assert len(mod.locs.values) == 20_002 and mod.locs.values["#l19999"] == mod.locs.values["#loc3"]
+
+
+# ------------------------------------------------------------------ refused over lines
+_AFTER = MODULE + LOC1  # (the case's first line is line 8)
+# name: (text, ttopt's error, Triton's words where they differ); Triton 3.6 puts its error at
+# the same line and column
+REFUSED_OVER_LINES = {
+    "unclosed_at_the_end": (_AFTER + '#loc3 = loc("n"(#loc1)\n',
+                            "8:23: error: expected ')' in inline location"),
+    "unclosed_at_the_end_without_newline": (_AFTER + '#loc3 = loc("f.py":1:2',
+                                            "8:22: error: expected ')' in inline location"),
+    "unclosed_before_another": (_AFTER + '#loc3 = loc(\n"f.py":3:4\n#loc4 = loc("n"(#loc1))\n',
+                                "9:11: error: expected ')' in inline location"),
+    "unclosed_above_the_module": ('#loc3 = loc("f.py":1:1\n' + LOC1 + MODULE,
+                                  "1:23: error: expected ')' in inline location"),
+    "unclosed_before_a_bad_string": (_AFTER + '#loc3 = loc("f.py":1:1\n#x = "abc\n',
+                                     "8:23: error: expected ')' in inline location"),
+    "unclosed_before_a_percent": (_AFTER + '#loc3 = loc("f.py":1:1\n%x\n',
+                                  "8:23: error: expected ')' in inline location"),
+    "comment_hides_the_close": (_AFTER + '#loc3 = loc("f.py":3:4 // )\n',
+                                "8:28: error: expected ')' in inline location"),
+    "token_after_the_location": (_AFTER + '#loc3 = loc("f.py":3:4\n "x")\n',
+                                 "8:23: error: expected ')' in inline location"),
+    "token_after_a_comment": (_AFTER + '#loc3 = loc("f.py":3:4 // c\n\n "x")\n',
+                              "8:23: error: expected ')' in inline location"),
+    "slashes_in_a_string": (_AFTER + '#loc3 = loc("a//b":1:2\n "x")\n',  # (MLIR takes the
+                            "8:15: error: expected ')' in inline location"),  # first // of a line)
+    "no_line_number": (_AFTER + '#loc3 = loc(\n"f.py"\n:\n)\n',
+                       "10:2: error: expected integer line number in location, got ')'",
+                       "expected integer line number in FileLineColRange"),
+    "callsite_without_at": (_AFTER + "#loc3 = loc(callsite(#loc1\n #loc1))\n",
+                            "8:27: error: expected 'at' in callsite location"),
+    "fused_trailing_comma": (_AFTER + "#loc3 = loc(fused[#loc1,\n])\n",
+                             "8:25: error: expected location instance"),
+    "empty_over_lines": (_AFTER + "#loc3 = loc(\n)\n", "8:13: error: expected location instance"),
+    "comment_to_the_end": (_AFTER + "#loc3 = loc( // x", "8:16: error: expected location instance"),
+    "name_location_unclosed": (_AFTER + '#loc3 = loc("n"(\n#loc1\n',
+                               "9:6: error: expected ')' after child location of NameLoc"),
+    "metadata_unclosed": (_AFTER + "#loc3 = loc(fused<{a = 1 : i32}\n",
+                          "8:32: error: expected '>' after fused location metadata"),
+    "string_over_lines": (_AFTER + '#loc3 = loc("f.py\n":3:4)\n',
+                          "8:18: error: expected '\"' in string literal (end of line reached)",
+                          "expected '\"' in string literal"),
+    "redefined_over_lines": (_AFTER + '#loc3 = loc("f.py":1:1)\n#loc3 =\n loc("f.py":1:2)\n',
+                             "9:1: error: redefinition of location alias '#loc3'",
+                             "redefinition of attribute alias id 'loc3'"),
+    "range_to_nothing_over_lines": (_AFTER + '#loc3 = loc("f.py":1:2 to\n)\n',
+                                    "8:26: error: expected an integer or ':' after 'to' in a location "
+                                    "range, got ')'",
+                                    "expected either integer or `:` post `to` in FileLineColRange"),
+}
+
+
+def triton_refusal(text: str, capfd) -> str:
+    """Triton 3.6's first error about ``text``: ``LINE:COL: error: MESSAGE``."""
+    pytest.importorskip("triton")
+    from ttopt.oracle import triton_accepts
+
+    capfd.readouterr()
+    assert not triton_accepts(text, ".ttir").ok, text
+    err = capfd.readouterr().err
+    m = re.search(r'loc\("[^"]*":(\d+):(\d+)\): error: (.*)', err)
+    assert m is not None, err
+    return f"{m[1]}:{m[2]}: error: {m[3]}"
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_OVER_LINES))
+def test_a_malformed_definition_over_lines_is_refused_where_mlir_refuses_it(name, capfd):
+    text, error, *words = REFUSED_OVER_LINES[name]
+    assert error_of(text) == f"k.ttir:{error}"
+    at, message = error.split(": error: ")
+    assert triton_refusal(text, capfd) == f"{at}: error: {words[0] if words else message}"
+
+
+@pytest.mark.parametrize("name", ["unclosed_above_the_module", "comment_hides_the_close",
+                                  "slashes_in_a_string"])
+def test_the_cli_reports_one_line_and_exit_1(name, tmp_path):
+    text, error, *_ = REFUSED_OVER_LINES[name]
+    path = tmp_path / "bad.ttir"
+    path.write_text(text)
+    proc = subprocess.run([sys.executable, "-m", "ttopt.cli", str(path)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (1, "", f"{path}:{error}\n")
+
+
+# ------------------------------------------------------------------ each release
+def _values(text: str, release) -> dict:
+    return read_module(text, "k.ttir", triton_version=versions.show(release)).locs.values
+
+
+@pytest.mark.parametrize("release", RELEASES, ids=versions.show)
+def test_each_release_reads_the_definitions_over_lines_as_its_triton_does(release):
+    for name, (_, _, releases) in OVER_LINES.items():
+        for where in ("top", "bottom"):
+            text, one_line = _over_lines(name, where)
+            error = error_of(text, release)
+            assert (error is None) == (release in releases), (name, where, error)
+            if error is None:
+                assert _values(text, release) == _values(one_line, release), (name, where)
+    for name, (text, *_) in REFUSED_OVER_LINES.items():
+        assert error_of(text, release) is not None, name
+
+
+@pytest.mark.versions
+@pytest.mark.parametrize("release", RELEASES, ids=versions.show)
+def test_each_release_judges_the_cases_as_the_tables_say(release, tmp_path):
+    """Triton R reads a case iff the table says so, and reads what ttopt writes for R
+    (printed anew); it refuses every malformed case."""
+    oracle = ReleaseOracle(release, tmp_path)
+    for name, (_, _, releases) in OVER_LINES.items():
+        for where in ("top", "bottom"):
+            text, _ = _over_lines(name, where)
+            oracle.add(f"{name}.{where}", text, release in releases)
+            if release in releases:
+                oracle.add(f"{name}.{where}.out", fresh(text, release), True)
+    for name, (text, *_) in REFUSED_OVER_LINES.items():
+        oracle.add(f"bad_{name}", text, False)
+    oracle.check()
