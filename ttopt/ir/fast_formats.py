@@ -34,15 +34,18 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import UNKNOWN_LOC
 from xdsl.irdl.constraints import InferenceContext
 from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
     FunctionalTypeDirective,
     KeywordDirective,
+    OperandsDirective,
     OperandVariable,
     OptionalGroupDirective,
     OptionalOperandVariable,
+    ParsingState,
     PunctuationDirective,
     ResultVariable,
     TypeDirective,
-    VariableDirective,
     VariadicOperandVariable,
     VariadicResultVariable,
 )
@@ -57,6 +60,7 @@ from ..dialects.declarative import (
     StrippedOkTypeDirective,
 )
 from ..xdsl_compat import fast_create
+from .lexer import SKIP
 
 OPERAND = r"%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)(?:#[0-9]+)?"
 _OPERAND = re.compile(OPERAND)
@@ -64,7 +68,8 @@ _WORD = re.compile(r"!?[A-Za-z_][\w.$]*")
 _KEYWORD_END = re.compile(r"[\w$.]")
 
 # step kinds
-_VALUE, _VALUES, _TEXT, _KEYWORD, _DICT, _ABSENT, _TYPE, _FUNCTIONAL = range(8)
+(_VALUE, _VALUES, _TEXT, _KEYWORD, _DICT, _GROUP, _TYPE, _FUNCTIONAL, _DELEGATE, _TYPES,
+ _OPTIONAL_VALUES) = range(11)
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,108 @@ def _inferred(defs) -> tuple | None:
     return tuple(out)
 
 
+class _NoPlan(Exception):
+    """Some part of the format is not read here."""
+
+
+def _attribute_only(stmt) -> bool:
+    """An attribute or property variable, or a custom directive of such variables only: run
+    by the parser, as the program runs it (it reads no operand, type or region)."""
+    if isinstance(stmt, AttributeVariable):
+        return True
+    if isinstance(stmt, CustomDirective):
+        params = type(stmt).parameters
+        return bool(params) and all(issubclass(t, AttributeVariable) for t in params.values())
+    return False
+
+
+class _Planner:
+    """The steps of one format program (and of its optional groups)."""
+
+    def __init__(self, op_def):
+        self.op_def = op_def
+        self.sole = len(op_def.operands) == 1 and isinstance(op_def.operands[0][1], VariadicDef)
+        self.sole_result = (len(op_def.results) == 1
+                            and isinstance(op_def.results[0][1], VariadicDef))
+        self.typed_operands: set[int] = set()
+        self.typed_results: set[int] = set()
+        self.optional: set[int] = set()  # operands an optional group has: none when absent
+
+    def steps(self, stmts) -> tuple:
+        return tuple(self.step(s) for s in stmts)
+
+    def step(self, stmt):
+        kind = type(stmt)
+        if kind is PositionalOperandVariable:
+            return (_VALUE, stmt.index)
+        if kind in (OptionalOperandVariable, VariadicOperandVariable):
+            return (_OPTIONAL_VALUES, stmt.index)  # (in a group it anchors: make_plan checks)
+        if kind is SoleVariadicOperandVariable:
+            return (_VALUES, stmt.index)
+        if kind is PunctuationDirective:
+            return (_TEXT, stmt.punctuation)
+        if kind is KeywordDirective:
+            return (_KEYWORD, stmt.keyword)
+        if kind is SortedAttrDictDirective:
+            if stmt.with_keyword:
+                raise _NoPlan
+            return (_DICT, (frozenset(stmt.reserved_attr_names),
+                            frozenset(stmt.expected_properties)))
+        if kind is OptionalGroupDirective:
+            return self.group(stmt)
+        if kind in (PositionalTypeDirective, StrippedOkTypeDirective):
+            inner = stmt.inner
+            if stmt.of_operand:
+                if self.sole:
+                    raise _NoPlan
+                self.typed_operands.add(inner.index)
+            else:
+                self.typed_results.add(inner.index)
+            return (_TYPE, (stmt.of_operand, inner.index))
+        if kind is TypeDirective and type(stmt.inner) in (OptionalOperandVariable,
+                                                          VariadicOperandVariable):
+            self.typed_operands.add(stmt.inner.index)  # (`type($deps)` in a group)
+            return (_TYPES, stmt.inner.index)
+        if kind is FunctionalTypeDirective:
+            return self.functional(stmt)
+        if _attribute_only(stmt):
+            return (_DELEGATE, stmt)
+        raise _NoPlan  # (a region, a successor, an operand or type of another kind ...)
+
+    def group(self, stmt):
+        first = _first_text(stmt)
+        if first is None:
+            raise _NoPlan
+        anchor = stmt.anchor
+        empty = None
+        if isinstance(anchor, VariadicOperandVariable | OptionalOperandVariable):
+            empty = anchor.index
+            self.optional.add(empty)
+        then = self.steps((stmt.then_first, *stmt.then_elements))
+        other = self.steps(stmt.else_elements)
+        keyword = isinstance(stmt.then_first, KeywordDirective)
+        return (_GROUP, (first, keyword, then, other, empty))
+
+    def functional(self, stmt):
+        ins, out = stmt.operand_typeable_directive, stmt.result_typeable_directive
+        if isinstance(ins, OperandsDirective) and type(out) is ResultVariable:
+            # (`functional-type(operands, $result)`: the types of all operands, in order)
+            self.typed_operands.update(range(len(self.op_def.operands)))
+            self.typed_results.add(out.index)
+            return (_FUNCTIONAL, ("all", out.index))
+        if not (self.sole and isinstance(ins, VariadicOperandVariable)):
+            raise _NoPlan
+        if type(out) is VariadicResultVariable and self.sole_result:
+            self.typed_results.add(0)
+            self.typed_operands.add(0)
+            return (_FUNCTIONAL, None)  # (all the results: the list)
+        if type(out) is not ResultVariable:
+            raise _NoPlan
+        self.typed_operands.add(0)
+        self.typed_results.add(out.index)
+        return (_FUNCTIONAL, (out.index,))
+
+
 def make_plan(program, op_def) -> Plan | None:
     """The plan of ``program`` (a TritonFormatProgram) for an op defined by ``op_def``, or
     None where some part of it is not read here."""
@@ -111,81 +218,33 @@ def make_plan(program, op_def) -> Plan | None:
         return None
     if op_def.regions or op_def.successors or op_def.attributes:
         return None
-    sole_result = len(op_def.results) == 1 and isinstance(op_def.results[0][1], VariadicDef)
-    if not sole_result and any(isinstance(d, VariadicDef | OptionalDef) for _, d in op_def.results):
+    planner = _Planner(op_def)
+    if not planner.sole_result and any(
+        isinstance(d, VariadicDef | OptionalDef) for _, d in op_def.results
+    ):
         return None
-    sole = len(op_def.operands) == 1 and isinstance(op_def.operands[0][1], VariadicDef)
-    steps = []
-    typed_operands, typed_results = set(), set()
-    absent: set[int] = set()  # operands that only an optional group has: none when absent
-    for stmt in program.stmts:
-        kind = type(stmt)
-        if kind is PositionalOperandVariable:
-            steps.append((_VALUE, stmt.index))
-        elif kind is SoleVariadicOperandVariable:
-            steps.append((_VALUES, None))
-        elif kind is PunctuationDirective:
-            steps.append((_TEXT, stmt.punctuation))
-        elif kind is KeywordDirective:
-            steps.append((_KEYWORD, stmt.keyword))
-        elif kind is SortedAttrDictDirective:
-            if stmt.with_keyword:
-                return None
-            steps.append((_DICT, (frozenset(stmt.reserved_attr_names),
-                                  frozenset(stmt.expected_properties))))
-        elif kind is OptionalGroupDirective:
-            first = _first_text(stmt)
-            if first is None:
-                return None
-            # (absent: a variadic or optional operand it anchors has no values)
-            anchor = stmt.anchor
-            empty = None
-            if isinstance(anchor, VariadicOperandVariable | OptionalOperandVariable):
-                empty = anchor.index
-                absent.add(empty)
-            steps.append((_ABSENT, (first, empty)))
-        elif kind in (PositionalTypeDirective, StrippedOkTypeDirective):
-            inner = stmt.inner
-            if stmt.of_operand:
-                if sole:
-                    return None
-                typed_operands.add(inner.index)
-            else:
-                typed_results.add(inner.index)
-            steps.append((_TYPE, (stmt.of_operand, inner.index)))
-        elif kind is FunctionalTypeDirective:
-            ins, out = stmt.operand_typeable_directive, stmt.result_typeable_directive
-            if not (sole and isinstance(ins, VariadicOperandVariable)):
-                return None
-            if type(out) is VariadicResultVariable and sole_result:
-                typed_results.add(0)
-                typed_operands.add(0)
-                steps.append((_FUNCTIONAL, None))  # (all the results: the list)
-                continue
-            if type(out) is not ResultVariable:
-                return None
-            typed_operands.add(0)
-            typed_results.add(out.index)
-            steps.append((_FUNCTIONAL, (out.index,)))
-        elif isinstance(stmt, VariableDirective | TypeDirective):
-            return None  # (an attribute, a property, a region, a type of another kind)
-        else:
-            return None
-    if sole_result and 0 not in typed_results:
+    try:
+        steps = planner.steps(program.stmts)
+    except _NoPlan:
+        return None
+    typed_operands, typed_results = planner.typed_operands, planner.typed_results
+    optional = planner.optional
+    if planner.sole_result and 0 not in typed_results:
         return None
     for i, (_, d) in enumerate(op_def.operands):  # (a variadic one: all values, or none)
-        if isinstance(d, VariadicDef | OptionalDef) and not (sole or i in absent):
+        if isinstance(d, VariadicDef | OptionalDef) and not (planner.sole or i in optional):
             return None
     operand_types = _inferred(op_def.operands)
     result_types = _inferred(op_def.results)
     operand_types = tuple(None if i in typed_operands else t for i, t in enumerate(operand_types))
     result_types = tuple(None if i in typed_results else t for i, t in enumerate(result_types))
-    # every operand and result type is spelled or fixed
-    if any(t is None for i, t in enumerate(operand_types) if i not in typed_operands | absent):
+    # every operand and result type is spelled or fixed (an optional operand's: or it has
+    # none, when absent)
+    if any(t is None for i, t in enumerate(operand_types) if i not in typed_operands | optional):
         return None
     if any(t is None for i, t in enumerate(result_types) if i not in typed_results):
         return None
-    return Plan(tuple(steps), operand_types, result_types)
+    return Plan(steps, operand_types, result_types)
 
 
 _PLANS: dict = {}  # (class, id(program)) -> plan or None: the classes with release variants
@@ -289,12 +348,13 @@ def value_of(parser, ref: str, expected):
     return v
 
 
-def _types(parser, text: str, i: int, end: int, close: str):
+def _types(parser, text: str, i: int, end: int, close: str | None):
     """A comma-separated list of types up to ``close`` (consumed): (types, position), or
-    None."""
+    None.  Without ``close``: one type or more, as long as a comma follows (MLIR's type
+    list)."""
     out = []
     i = _blanks(text, i, end)
-    if text.startswith(close, i):
+    if close is not None and text.startswith(close, i):
         return out, i + 1
     while True:
         t_end = _type_end(text, i, end)
@@ -302,116 +362,28 @@ def _types(parser, text: str, i: int, end: int, close: str):
             return None
         out.append(t)
         i = _blanks(text, t_end, end)
-        if text.startswith(close, i):
+        if close is not None and text.startswith(close, i):
             return out, i + 1
         if not text.startswith(",", i):
-            return None
+            return (out, t_end) if close is None else None
         i = _blanks(text, i + 1, end)
 
 
 def read_with_plan(parser, cls, plan: Plan, text: str, i: int, end: int, n_results: int):
     """Run ``plan`` over ``text[i:end]`` (the op after its name), which names ``n_results``
     results: the op, or None."""
-    refs: dict = {}
-    props: dict = {}
-    attrs: dict = {}
-    operand_types = list(plan.operand_types)
-    result_types = list(plan.result_types)
-    for kind, arg in plan.steps:
-        i = _blanks(text, i, end)
-        if kind == _VALUE:
-            m = _OPERAND.match(text, i, end)
-            if m is None:
-                return None
-            refs[arg] = m.group()
-            i = m.end()
-        elif kind == _VALUES:
-            names = []
-            m = _OPERAND.match(text, i, end)
-            while m is not None:
-                names.append(m.group())
-                j = _blanks(text, m.end(), end)
-                if not text.startswith(",", j):
-                    i = m.end()
-                    break
-                j = _blanks(text, j + 1, end)
-                m = _OPERAND.match(text, j, end)
-                if m is None:
-                    return None
-            refs[0] = names
-        elif kind == _TEXT:
-            if not text.startswith(arg, i):
-                return None
-            i += len(arg)
-        elif kind == _KEYWORD:
-            if not text.startswith(arg, i) or _KEYWORD_END.match(text, i + len(arg), end):
-                return None
-            i += len(arg)
-        elif kind == _DICT:  # (read by the parser, as the program reads it)
-            if text.startswith("{", i):
-                close = _brace_end(text, i, end)  # (no string in the line: no `}` in one)
-                if close < 0:
-                    return None
-                reserved, expected = arg
-                parser.resume_from(i)
-                try:
-                    attrs = dict(parser.parse_optional_attr_dict())
-                except ParseError:
-                    return None  # (the full parser reports it)
-                if parser.current_token.span.start < close or not reserved.isdisjoint(attrs):
-                    return None
-                i = close
-                for name in [k for k in attrs if k in expected]:
-                    props[name] = attrs.pop(name)
-        elif kind == _ABSENT:
-            if text.startswith(arg[0], i):
-                return None
-            if arg[1] is not None:
-                refs[arg[1]] = []
-        elif kind == _TYPE:
-            t_end = _type_end(text, i, end)
-            if t_end < 0 or (t := _type_at(parser, text, i, t_end)) is None:
-                return None
-            of_operand, index = arg
-            (operand_types if of_operand else result_types)[index] = t
-            i = t_end
-        else:  # _FUNCTIONAL: `(T, ...) -> R` or `-> (R, ...)`
-            if not text.startswith("(", i):
-                return None
-            found = _types(parser, text, i + 1, end, ")")
-            if found is None:
-                return None
-            ins, i = found
-            i = _blanks(text, i, end)
-            if not text.startswith("->", i):
-                return None
-            i = _blanks(text, i + 2, end)
-            if text.startswith("(", i):
-                found = _types(parser, text, i + 1, end, ")")
-                if found is None:
-                    return None
-                outs, i = found
-            else:
-                t_end = _type_end(text, i, end)
-                if t_end < 0 or (t := _type_at(parser, text, i, t_end)) is None:
-                    return None
-                outs, i = [t], t_end
-            operand_types[0] = ins
-            if arg is None:  # (a sole variadic result: as many as the line names)
-                result_types = outs
-            elif len(outs) != len(arg):
-                return None
-            else:
-                for index, t in zip(arg, outs):
-                    result_types[index] = t
-    if _blanks(text, i, end) != end:
+    run = _Run(parser, cls, text, end, plan)
+    i = run.steps(plan.steps, i)
+    if i < 0 or _blanks(text, i, end) != end:
+        return None
+    if run.all_operand_types is not None and not run.share_out_operand_types():
         return None
     operands = []
-    for index, t in enumerate(operand_types):
-        ref = refs.get(index)
+    for index, t in enumerate(run.operand_types):
+        ref = run.refs.get(index)
         if ref is None:
             return None
-        if isinstance(ref, list):  # (a variadic operand: one type each)
+        if isinstance(ref, list):  # (a variadic or optional operand: one type each)
             if not ref:
                 continue
             if t is not None and not isinstance(t, list):
@@ -426,9 +398,181 @@ def read_with_plan(parser, cls, plan: Plan, text: str, i: int, end: int, n_resul
             return None
         else:
             operands.append(v)
+    result_types = run.result_types
     if len(result_types) != n_results or any(t is None for t in result_types):
         return None
-    op = fast_create(cls, operands, result_types, props, UNKNOWN_LOC)
-    if attrs:
-        op.attributes = attrs  # (the op defines none: no defaults to keep)
+    op = fast_create(cls, operands, result_types, run.props, UNKNOWN_LOC)
+    if run.attrs:
+        op.attributes = run.attrs  # (the op defines none: no defaults to keep)
     return op
+
+
+class _Run:
+    """One run of a plan over a line: what it has read so far."""
+
+    def __init__(self, parser, cls, text: str, end: int, plan: Plan):
+        self.parser, self.cls, self.text, self.end = parser, cls, text, end
+        self.refs: dict = {}
+        self.props: dict = {}
+        self.attrs: dict = {}
+        self.operand_types = list(plan.operand_types)
+        self.result_types = list(plan.result_types)
+        self.all_operand_types = None  # (`functional-type(operands, ...)`: the list)
+
+    def steps(self, steps, i: int) -> int:
+        """Run ``steps`` from ``i``: where they stopped, or -1."""
+        text, end, parser = self.text, self.end, self.parser
+        for kind, arg in steps:
+            i = _blanks(text, i, end)
+            if kind == _VALUE:
+                m = _OPERAND.match(text, i, end)
+                if m is None:
+                    return -1
+                self.refs[arg] = m.group()
+                i = m.end()
+            elif kind == _VALUES or kind == _OPTIONAL_VALUES:
+                names = []
+                m = _OPERAND.match(text, i, end)
+                while m is not None:
+                    names.append(m.group())
+                    i = m.end()
+                    j = _blanks(text, i, end)
+                    if not text.startswith(",", j) or kind == _OPTIONAL_VALUES:
+                        break  # (an optional operand: one value)
+                    j = _blanks(text, j + 1, end)
+                    m = _OPERAND.match(text, j, end)
+                    if m is None:
+                        return -1
+                if kind == _OPTIONAL_VALUES and not names:
+                    return -1
+                self.refs[arg] = names
+            elif kind == _TEXT:
+                if not text.startswith(arg, i):
+                    return -1
+                i += len(arg)
+            elif kind == _KEYWORD:
+                if not text.startswith(arg, i) or _KEYWORD_END.match(text, i + len(arg), end):
+                    return -1
+                i += len(arg)
+            elif kind == _DICT:  # (read by the parser, as the program reads it)
+                if text.startswith("{", i):
+                    i = self.dictionary(i, *arg)
+            elif kind == _GROUP:
+                first, keyword, then, other, empty = arg
+                present = text.startswith(first, i) and not (
+                    keyword and _KEYWORD_END.match(text, i + len(first), end))
+                if present:
+                    i = self.steps(then, i)
+                else:
+                    if empty is not None:
+                        self.refs[empty] = []
+                    i = self.steps(other, i)
+            elif kind == _TYPE:
+                t_end = _type_end(text, i, end)
+                if t_end < 0 or (t := _type_at(parser, text, i, t_end)) is None:
+                    return -1
+                of_operand, index = arg
+                (self.operand_types if of_operand else self.result_types)[index] = t
+                i = t_end
+            elif kind == _TYPES:  # (of a variadic or optional operand)
+                found = _types(parser, text, i, end, None)
+                if found is None:
+                    return -1
+                self.operand_types[arg], i = found
+            elif kind == _DELEGATE:
+                i = self.delegate(arg, i)
+            else:  # _FUNCTIONAL: `(T, ...) -> R` or `-> (R, ...)`
+                i = self.functional(arg, i)
+            if i < 0:
+                return -1
+        return i
+
+    def share_out_operand_types(self) -> bool:
+        """The operands' types, written all in one list, given out to the definitions in
+        order: one each, as many as an optional or variadic one has values."""
+        types = self.all_operand_types
+        k = 0
+        for index in range(len(self.operand_types)):
+            ref = self.refs.get(index)
+            if ref is None:
+                return False
+            n = len(ref) if isinstance(ref, list) else 1
+            if isinstance(ref, list):
+                self.operand_types[index] = types[k:k + n]
+            else:
+                self.operand_types[index] = types[k] if k < len(types) else None
+            k += n
+        return k == len(types)
+
+    def dictionary(self, i: int, reserved, expected) -> int:
+        text, parser = self.text, self.parser
+        close = _brace_end(text, i, self.end)  # (no string in the line: no `}` in one)
+        if close < 0:
+            return -1
+        parser.resume_from(i)
+        try:
+            attrs = dict(parser.parse_optional_attr_dict())
+        except ParseError:
+            return -1  # (the full parser reports it)
+        if parser.current_token.span.start < close or not reserved.isdisjoint(attrs):
+            return -1
+        for name in [k for k in attrs if k in expected]:
+            self.props[name] = attrs.pop(name)
+        self.attrs.update(attrs)
+        return close
+
+    def delegate(self, stmt, i: int) -> int:
+        """An attribute or property directive, run by the parser from ``i``."""
+        parser, text, end = self.parser, self.text, self.end
+        parser.resume_from(i)
+        state = ParsingState(self.cls)
+        try:
+            stmt.parse(parser, state)
+        except Exception:  # (ParseError, a value it refuses ...: the full parser reports it)
+            return -1
+        nxt = parser.current_token.span.start
+        if nxt > end:  # (it read to the line's end: only blanks, or comments, after)
+            if SKIP.match(text, end).end() != nxt:
+                return -1
+            nxt = end
+        self.props.update(state.properties)
+        self.attrs.update(state.attributes)
+        return nxt
+
+    def functional(self, arg, i: int) -> int:
+        text, end, parser = self.text, self.end, self.parser
+        if not text.startswith("(", i):
+            return -1
+        found = _types(parser, text, i + 1, end, ")")
+        if found is None:
+            return -1
+        ins, i = found
+        i = _blanks(text, i, end)
+        if not text.startswith("->", i):
+            return -1
+        i = _blanks(text, i + 2, end)
+        if text.startswith("(", i):
+            found = _types(parser, text, i + 1, end, ")")
+            if found is None:
+                return -1
+            outs, i = found
+        else:
+            t_end = _type_end(text, i, end)
+            if t_end < 0 or (t := _type_at(parser, text, i, t_end)) is None:
+                return -1
+            outs, i = [t], t_end
+        if arg is not None and arg[0] == "all":  # (every operand's, in order: see below)
+            if len(outs) != 1:
+                return -1
+            self.all_operand_types = ins
+            self.result_types[arg[1]] = outs[0]
+            return i
+        self.operand_types[0] = ins
+        if arg is None:  # (a sole variadic result: as many as the line names)
+            self.result_types = outs
+        elif len(outs) != len(arg):
+            return -1
+        else:
+            for index, t in zip(arg, outs):
+                self.result_types[index] = t
+        return i

@@ -588,26 +588,29 @@ def try_fast_store(parser, start: int):
     return _make(StoreOp, values, [], props), m.end()
 
 
-_BARE_LINE = re.compile(r"([a-z_]+\.[a-z_.]+)(?![\w$.])([^\n]*)")
+_BARE_NAME = re.compile(r"[a-z_]+\.[a-z_.]+(?![\w$.])")
 
 
 def try_fast_bare(parser, start: int):
     """An op without results whose format has a plan (:mod:`.fast_formats`):
     ``ttg.local_dealloc %a : T``, ``ttng.fence_async_shared``; None to use the full
-    parser."""
+    parser.  (Its name and plan first: most lines that start so, a region op's or a
+    function's, have none, and end here.)"""
     text = parser.source
-    eol = line_end(text, start)
-    m = _BARE_LINE.match(text, start, eol) if eol >= 0 else None
+    m = _BARE_NAME.match(text, start)
     if m is None:
         return None
-    tail = m.group(2).rstrip(" \t")
-    if "loc(" in tail or '"' in tail:
-        return None
-    cls = parser.ctx.get_optional_op(m.group(1))
+    cls = parser.ctx.get_optional_op(m.group())
     if cls is None or (plan := plan_for(cls)) is None:
         return None
-    op = read_with_plan(parser, cls, plan, text, m.start(2), m.start(2) + len(tail), 0)
-    return None if op is None else (op, m.end())
+    eol = line_end(text, start)
+    if eol < 0:
+        return None
+    tail = text[m.end():eol].rstrip(" \t")
+    if "loc(" in tail or '"' in tail:
+        return None
+    op = read_with_plan(parser, cls, plan, text, m.end(), m.end() + len(tail), 0)
+    return None if op is None else (op, eol)
 
 
 _TERMINATOR_LINE = re.compile(
