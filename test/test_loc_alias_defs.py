@@ -1,19 +1,24 @@
-"""Location alias definitions as MLIR reads them, which is not line by line.
+"""Location alias definitions as MLIR reads them, which is not line by line, and which
+reads alias definitions in order.
 
-``#name = loc(...)`` may have blanks, newlines and ``//`` comments between any two of its
-tokens: between ``#name``, ``=``, ``loc`` and ``(``, and in the body (a comment may hold a
-``)`` or a ``"``: it closes nothing).  Each such definition is read as its one-line
-equivalent, written back as written, and Triton reads ttopt's output with the same
-locations.  A body that no ``)`` closes is refused where MLIR refuses it (``expected ')' in
-inline location``, after the last token before the one that is not a ``)``: MLIR's
-``emitWrongTokenError``, which skips blank lines and a ``//`` comment back), as are the other
-malformed bodies over lines, in MLIR's words where ttopt has none of its own.
+* ``#name = loc(...)`` may have blanks, newlines and ``//`` comments between any two of its
+  tokens: between ``#name``, ``=``, ``loc`` and ``(``, and in the body (a comment may hold a
+  ``)`` or a ``"``: it closes nothing).  Each such definition is read as its one-line
+  equivalent, written back as written, and Triton reads ttopt's output with the same
+  locations.  A body that no ``)`` closes is refused where MLIR refuses it (``expected ')'
+  in inline location``, after the last token before the one that is not a ``)``: MLIR's
+  ``emitWrongTokenError``, which skips blank lines and a ``//`` comment back), as are the
+  other malformed bodies over lines, in MLIR's words where ttopt has none of its own.
+* ``loc(fused<ATTR>[...])`` in a ``#loc`` alias definition: ATTR may name an attribute or a
+  type alias (``#a = {x = 1 : i32}``, ``!t = i32``) defined ABOVE the definition (above the
+  module, or after it), as it may name a location alias; one defined below, or nowhere (in a
+  comment, in a string), is refused: ``undefined symbol alias``, where MLIR says it.
 
 Every release 2.1 - 3.9 reads the cases alike (tools/versions/oracle.py; the ``versions``
-test at the end asks each again), but a location range (3.3+).  Not covered: a head that is
-not ``#name = loc(`` (``#loc3 =`` at the input's end, ``#loc3 loc(...)`` without ``=``) is no
-location alias definition to ttopt: the reader reports the module's use of the alias first,
-where MLIR reports the definition.
+test at the end asks each again), but a location range and a ``#ttg.`` layout (3.3+).  Not
+covered: a head that is not ``#name = loc(`` (``#loc3 =`` at the input's end, ``#loc3
+loc(...)`` without ``=``) is no location alias definition to ttopt: the reader reports the
+module's use of the alias first, where MLIR reports the definition.
 """
 
 from __future__ import annotations
@@ -279,6 +284,139 @@ def test_the_cli_reports_one_line_and_exit_1(name, tmp_path):
     assert (proc.returncode, proc.stdout, proc.stderr) == (1, "", f"{path}:{error}\n")
 
 
+# ------------------------------------------------------------------ metadata naming aliases
+_META = LOC1 + "#loc3 = loc(fused<{meta}>[#loc1])\n"
+_BLOCKED = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"
+_LOC2 = '#loc2 = loc("g.py":1:1)\n'
+# name: (the text; its location definitions with every alias in a metadata replaced by its
+# value, after the module; the releases that read it)
+METADATA = {
+    "attribute_alias": ("#a = {x = 1 : i32}\n" + MODULE + _META.format(meta="#a"),
+                        _META.format(meta="{x = 1 : i32}"), ALL),
+    "type_alias": ("!t = i32\n" + MODULE + _META.format(meta="!t"), _META.format(meta="i32"), ALL),
+    "type_alias_in_an_attribute_alias": ("!t = i32\n#a = {x = 1 : !t}\n" + MODULE + _META.format(meta="#a"),
+                                         _META.format(meta="{x = 1 : i32}"), ALL),
+    "aliases_in_a_dictionary": ("#a = 5 : i32\n!t = i32\n" + MODULE
+                                + _META.format(meta="{p = #a, q = 1 : !t, r = tensor<4x!t>}"),
+                                _META.format(meta="{p = 5 : i32, q = 1 : i32, r = tensor<4xi32>}"), ALL),
+    "aliases_and_locations": ("#a = 1 : i32\n" + MODULE + LOC1 + _LOC2
+                              + "#loc3 = loc(fused<[#a, #loc1, #loc2, #a]>[#loc1])\n",
+                              LOC1 + _LOC2 + '#loc3 = loc(fused<[1 : i32, loc("f.py":3:4), '
+                              'loc("g.py":1:1), 1 : i32]>[#loc1])\n', ALL),
+    "definitions_above_the_module": ("#a = {x = 1 : i32}\n" + _META.format(meta="#a") + MODULE,
+                                     _META.format(meta="{x = 1 : i32}"), ALL),
+    "attribute_alias_after_the_module": (MODULE + "#a = {x = 1 : i32}\n" + _META.format(meta="#a"),
+                                         _META.format(meta="{x = 1 : i32}"), ALL),
+    "nested_fused_location": ("#a = {x = 1 : i32}\n" + MODULE + LOC1
+                              + '#loc3 = loc(fused<"m">[fused<#a>[#loc1], #loc1])\n',
+                              LOC1 + '#loc3 = loc(fused<"m">[fused<{x = 1 : i32}>[#loc1], #loc1])\n', ALL),
+    "attribute_alias_over_lines": ("#a // c\n = {x = 1 :\n i32}\n" + MODULE + _META.format(meta="#a"),
+                                   _META.format(meta="{x = 1 : i32}"), ALL),
+    "metadata_over_lines": ("#a = {x = 1 : i32}\n" + MODULE + LOC1
+                            + "#loc3 = loc(fused<\n  #a // c\n>[#loc1])\n",
+                            _META.format(meta="{x = 1 : i32}"), ALL),
+    "layout_alias": (f"#blocked = {_BLOCKED}\n" + MODULE + _META.format(meta="#blocked"),
+                     _META.format(meta=_BLOCKED), since((3, 3))),
+}
+# (where ttopt, printing anew, writes the text otherwise: every attribute and type alias
+# first, each printed anew)
+FRESH_METADATA = {
+    "type_alias_in_an_attribute_alias": "!t = i32\n#a = {x = 1 : i32}\n" + MODULE + _META.format(meta="#a"),
+    "attribute_alias_after_the_module": "#a = {x = 1 : i32}\n" + MODULE + _META.format(meta="#a"),
+    "attribute_alias_over_lines": "#a = {x = 1 : i32}\n" + MODULE + _META.format(meta="#a"),
+}
+
+
+def _expanded(name: str) -> str:
+    """The case with no alias in a metadata (its value written there instead)."""
+    return MODULE + METADATA[name][1]
+
+
+@pytest.mark.parametrize("name", sorted(METADATA))
+def test_a_metadata_may_name_an_attribute_or_type_alias_defined_above(name, triton36, triton_reading):
+    text, _, _ = METADATA[name]
+    assert triton36(text), text
+    assert triton_reading(text) == triton_reading(_expanded(name))
+    assert ttopt.optimize(text, [], "k.ttir") == _as_copied(text)
+    out = fresh(text)
+    assert out == FRESH_METADATA.get(name, text)
+    assert triton_reading(out) == triton_reading(text)
+    mod, ref = read_module(text, "k.ttir"), read_module(_expanded(name), "k.ttir")
+    assert mod.locs.values["#loc3"] == ref.locs.values["#loc3"]
+    assert [op.location for op in mod.op.walk()] == [op.location for op in ref.op.walk()]
+
+
+_BELOW = MODULE + _META.format(meta="#a")  # (#loc3's definition: line 8)
+# name: (text, ttopt's error; Triton 3.6's: the same place (after the name), "undefined
+# symbol alias id 'a'")
+REFUSED_METADATA = {
+    "attribute_alias_below": (_BELOW + "#a = {x = 1 : i32}\n", "8:21: error: undefined symbol alias '#a'"),
+    "type_alias_below": (MODULE + _META.format(meta="!t") + "!t = i32\n",
+                         "8:21: error: undefined symbol alias '!t'"),
+    "attribute_alias_nowhere": (_BELOW, "8:21: error: undefined symbol alias '#a'"),
+    "below_all_above_the_module": (_META.format(meta="#a") + "#a = {x = 1 : i32}\n" + MODULE,
+                                   "2:21: error: undefined symbol alias '#a'"),
+    "in_a_comment_above": ("// #a = {x = 1 : i32}\n" + _BELOW, "9:21: error: undefined symbol alias '#a'"),
+    "in_a_string_above": ('module attributes {s = "#a = {x = 1 : i32}"} {\n}\n' + _META.format(meta="#a"),
+                          "4:21: error: undefined symbol alias '#a'"),
+    "in_a_dictionary_below": (MODULE + _META.format(meta="{p = 1 : !t}") + "!t = i32\n",
+                              "8:30: error: undefined symbol alias '!t'"),
+    "location_alias_below_the_attribute_alias": (MODULE + "#a = {l = loc(#loc1)}\n" + _META.format(meta="#a"),
+                                                 "7:20: error: undefined symbol alias '#loc1'"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_METADATA))
+def test_a_metadata_naming_an_alias_not_defined_above_is_refused(name, capfd):
+    text, error = REFUSED_METADATA[name]
+    assert error_of(text) == f"k.ttir:{error}"
+    at, message = error.split(": error: ")
+    alias = re.search(r"'[#!](.*)'", message)[1]
+    assert triton_refusal(text, capfd) == f"{at}: error: undefined symbol alias id '{alias}'"
+
+
+def test_an_integer_of_thousands_of_digits_in_a_metadata_is_an_input_error(capfd):
+    """In the metadata or in an alias definition it names: one located line (it was a
+    traceback: Python's int() refuses more than 4,300 digits), as the reader says it."""
+    digits = "9" * 5000
+    inline = MODULE + _META.format(meta=f"{{x = {digits} : i32}}")
+    above = f"#a = {digits} : i32\n" + MODULE + _META.format(meta="#a")
+    assert error_of(inline) == "k.ttir:8:5025: error: integer literal out of range (more than 4300 digits)"
+    assert error_of(above) == "k.ttir:1:5007: error: integer literal out of range (more than 4300 digits)"
+    assert triton_refusal(inline, capfd) == "8:24: error: integer constant out of range for attribute"
+    assert triton_refusal(above, capfd) == "1:6: error: integer constant out of range for attribute"
+
+
+def test_a_type_alias_in_a_metadata_means_what_its_definition_says(capfd):
+    """The reader remembers the types it read across modules, keyed with the alias
+    definitions above them: so must the metadata's reader (``tensor<4x!t>`` of ``!t = i32``
+    was another text's ``tensor<4x!t>``, of ``!t = i64``, or of no ``!t``)."""
+    meta = _META.format(meta="{y = tensor<4x!t>, z = !t}")
+    i32 = read_module("!t = i32\n" + MODULE + meta, "k.ttir").locs.values["#loc3"]
+    i64 = read_module("!t = i64\n" + MODULE + meta, "k.ttir").locs.values["#loc3"]
+    assert str(i32.metadata) == "{y = tensor<4xi32>, z = i32}"
+    assert str(i64.metadata) == "{y = tensor<4xi64>, z = i64}"
+    undefined = MODULE.replace("%n: i32", "%n: tensor<4x!t>") + LOC1 + '#loc3 = loc("n"(#loc1))\n'
+    assert error_of(undefined) == "k.ttir:2:36: error: undefined symbol alias '!t'"
+    assert error_of(MODULE + meta) == "k.ttir:8:35: error: undefined symbol alias '!t'"
+    assert triton_refusal(MODULE + meta, capfd) == "8:35: error: undefined symbol alias id 't'"
+
+
+def test_a_metadata_naming_many_aliases_is_read_in_linear_time():
+    """20,000 location aliases and as many attribute aliases in one metadata (each looked up
+    where it is first named: from the metadata's start, quadratic)."""
+    n = 20_000
+    attrs = "".join(f"#a{i} = {i} : i32\n" for i in range(n))
+    locs = "".join(f'#l{i} = loc("f.py":{i}:1)\n' for i in range(n))
+    names = ", ".join(f"#a{i}, #l{i}" for i in range(n))
+    text = attrs + MODULE + LOC1 + locs + f"#loc3 = loc(fused<[{names}]>[#loc1])\n"
+    t = time.perf_counter()
+    meta = read_module(text, "k.ttir").locs.values["#loc3"].metadata
+    assert time.perf_counter() - t < 60
+    assert len(meta.data) == 2 * n and str(meta.data[-2]) == f"{n - 1} : i32"
+    assert str(meta.data[-1]) == f'loc("f.py":{n - 1}:1)'
+
+
 # ------------------------------------------------------------------ each release
 def _values(text: str, release) -> dict:
     return read_module(text, "k.ttir", triton_version=versions.show(release)).locs.values
@@ -294,6 +432,13 @@ def test_each_release_reads_the_definitions_over_lines_as_its_triton_does(releas
             if error is None:
                 assert _values(text, release) == _values(one_line, release), (name, where)
     for name, (text, *_) in REFUSED_OVER_LINES.items():
+        assert error_of(text, release) is not None, name
+    for name, (text, _, releases) in METADATA.items():
+        error = error_of(text, release)
+        assert (error is None) == (release in releases), (name, error)
+        if error is None:
+            assert _values(text, release)["#loc3"] == _values(_expanded(name), release)["#loc3"], name
+    for name, (text, _) in REFUSED_METADATA.items():
         assert error_of(text, release) is not None, name
 
 
@@ -311,4 +456,10 @@ def test_each_release_judges_the_cases_as_the_tables_say(release, tmp_path):
                 oracle.add(f"{name}.{where}.out", fresh(text, release), True)
     for name, (text, *_) in REFUSED_OVER_LINES.items():
         oracle.add(f"bad_{name}", text, False)
+    for name, (text, _, releases) in METADATA.items():
+        oracle.add(f"meta_{name}", text, release in releases)
+        if release in releases:
+            oracle.add(f"meta_{name}.out", fresh(text, release), True)
+    for name, (text, _) in REFUSED_METADATA.items():
+        oracle.add(f"bad_meta_{name}", text, False)
     oracle.check()

@@ -559,10 +559,10 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             return TTOptError(msg, filename, ln, col)
 
         def metadata(body_text: str, pos: int, _w=where, _off=offset):
-            # (a location alias in it must be defined above, as in the location itself)
-            known = {n: resolve(n, _off + at, _off) for at, n in _alias_refs(body_text, pos, len(body_text))
-                     if n in raw}
-            return _attribute_at(body_text, pos, _w, known)
+            reader = cache.get(_MetadataReader)  # (one for the text, made when first needed)
+            if reader is None:
+                reader = cache[_MetadataReader] = _MetadataReader(text, stripped, filename, raw, resolve)
+            return reader.read(_off, body_text, pos, _w)
 
         closed = name != unclosed
         p = _LocParser(body, lambda n, at: resolve(n, offset + at, offset), where, cache, metadata,
@@ -615,27 +615,217 @@ def wrong_token_offset(text: str, pos: int, at_end: bool = False) -> int:
             end = comment
 
 
-def _attribute_at(text: str, pos: int, where, aliases: dict) -> tuple[Attribute, int]:
-    """The attribute written at offset ``pos`` of ``text`` (a fused location's metadata in
-    an alias definition) and the offset of the token after it, read by the reader's parser
-    in the context of the release being read, knowing the location ``aliases``; an error:
-    ``where(message, offset)``."""
+class _AliasesAbove(dict):
+    """The aliases an attribute parser may name, each looked up when first named:
+    ``lookup(name)`` is its value, or None where it is not defined (above)."""
+
+    def __init__(self, lookup) -> None:
+        super().__init__()
+        self.lookup = lookup
+
+    def __missing__(self, name: str):
+        value = self.lookup(name)
+        if value is None:
+            raise KeyError(name)
+        self[name] = value
+        return value
+
+    def __contains__(self, name) -> bool:
+        return self.get(name) is not None
+
+    def get(self, name, default=None):
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+
+# `#name =` / `!name =` outside a string or a comment, in a text whose location alias
+# definitions are blanked: an attribute or type alias definition (as _LOC_ALIAS_START, where
+# another line or a comment may follow the name: then read whole by _ALIAS_DEF_HEAD)
+_ALIAS_DEF_START = re.compile(r"([#!][\w$.-]++)[ \t]*+(?:=|(?=[\n\r/]))")
+_ALIAS_DEF_HEAD = re.compile(r"[#!][\w$.-]++" + _GAP + "=")
+
+
+class _AliasDefinitions:
+    """The attribute and type alias definitions (``#a = {x = 1 : i32}``, ``!t = i32``) of a
+    text whose location alias definitions are blanked, found when first asked and read in
+    order, as far as asked, by the reader's parser in the context of the release being read
+    (each knowing the aliases above it; ``location_above(name, offset)``: location alias
+    ``name`` where it is defined above ``offset``, else None)."""
+
+    def __init__(self, text: str, filename: str, location_above) -> None:
+        self.text = text
+        self.filename = filename
+        self.heads: list[tuple[int, str]] | None = None  # (offset, name) of each definition
+        self.read = 0  # definitions read (heads[:read])
+        self.offsets: list[int] = []
+        self.texts: list[str] = []  # each as written (the reader keys its types with them)
+        self.defined: dict[str, tuple[int, Attribute]] = {}
+        self.location_above = location_above
+        self.parser = None
+        self.current = 0  # the offset of the definition being read
+
+    def _find(self) -> list[tuple[int, str]]:
+        text, heads = self.text, []
+        hidden = _HiddenScanner(text)
+        for m in _ALIAS_DEF_START.finditer(text):
+            at = m.start()
+            if at and text[at - 1] != "\n" and (_NAME_CHAR.match(text, at - 1) or hidden(at)):
+                continue
+            if m.group().endswith("=") or _ALIAS_DEF_HEAD.match(text, at):
+                heads.append((at, m.group(1)))
+        return heads
+
+    def _advance(self, limit: int) -> None:
+        """Read every definition that starts before ``limit``."""
+        if self.heads is None:
+            self.heads = self._find()
+        while self.read < len(self.heads) and self.heads[self.read][0] < limit:
+            at, name = self.heads[self.read]
+            self.read += 1
+            parser = self._parser()
+            self.current = at
+            parser.resume_from(at)
+            try:
+                parser.parse_alias_definition()
+            except ParseError as e:
+                ln, col = line_col(self.text, e.span.start)
+                raise TTOptError(_first_line(e.msg, "syntax error"), self.filename, ln, col) from None
+            except VerifyException as e:
+                ln, col = line_col(self.text, at)
+                raise TTOptError(_first_line(str(e), "invalid attribute"), self.filename, ln, col) from None
+            except ValueError as e:
+                ln, col = line_col(self.text, parser.current_token.span.start)
+                raise TTOptError(_digits_error(e), self.filename, ln, col) from None
+            written = self.text[at : parser.current_token.span.start].strip()
+            self.offsets.append(at)
+            self.texts.append(written)
+            _note_alias_definition(parser, written)
+            self.defined.setdefault(name, (at, parser.attribute_aliases[name]))
+
+    def _parser(self):
+        if self.parser is None:
+            self.parser = _reader_parser(self.text, self.filename)
+            self.parser.attribute_aliases = _AliasesAbove(
+                lambda n: self.location_above(n, self.current))
+        return self.parser
+
+    def value_above(self, name: str, offset: int) -> Attribute | None:
+        """Alias ``name``'s value where it is defined above ``offset``, else None."""
+        self._advance(offset)
+        found = self.defined.get(name)
+        return found[1] if found is not None and found[0] < offset else None
+
+    def count_above(self, offset: int) -> int:
+        """How many definitions start above ``offset`` (the first ones of ``texts``)."""
+        self._advance(offset)
+        return bisect.bisect_left(self.offsets, offset)
+
+
+class _MetadataReader:
+    """The metadata of the fused locations in one text's location alias definitions
+    (``fused<ATTR>[...]``), each read by one reader parser over the text (made when first
+    needed), in the context of the release being read.  An alias it names must be defined
+    above the definition, as MLIR reads alias definitions in order: a location alias
+    (``resolve(name, offset, user)`` refuses one defined below), an attribute or type alias
+    (``#a = {x = 1 : i32}``, ``!t = i32``: :class:`_AliasDefinitions`, in the ``stripped``
+    text), each looked up when the parser meets it."""
+
+    def __init__(self, text: str, stripped: str, filename: str, raw: dict, resolve) -> None:
+        self.text = text
+        self.filename = filename
+        self.raw = raw
+        self.resolve = resolve
+        self.definitions = _AliasDefinitions(stripped, filename, self._location_above)
+        self.parser = None
+        self.noted = 0  # definitions the parser was told of (the first ones)
+
+    def _location_above(self, name: str, offset: int) -> LocationAttr | None:
+        raw = self.raw
+        return self.resolve(name) if name in raw and raw[name][1] < offset else None
+
+    def read(self, offset: int, body: str, pos: int, where) -> tuple[Attribute, int]:
+        """The attribute at ``body[pos:]`` (the body of the definition at ``offset`` of the
+        text) and the offset in ``body`` of the token after it; an error: ``where(message,
+        offset in body)``."""
+        raw, resolve = self.raw, self.resolve
+        refs = _alias_refs(body, pos, len(body))  # (where each is first named: linear)
+        first: dict[str, int] = {}
+
+        def lookup(name: str):
+            if name in raw:
+                while name not in first:
+                    ref = next(refs, None)
+                    if ref is None:
+                        first[name] = pos
+                        break
+                    first.setdefault(ref[1], ref[0])
+                return resolve(name, offset + first[name], offset)
+            return self.definitions.value_above(name, offset)
+
+        parser = self.parser
+        if any(n not in raw for _, n in _alias_refs(body, pos, len(body))):
+            # (one that may name an attribute or type alias: the parser is told of the
+            # definitions above, as the reader's parser is at that point: it keys the types
+            # it remembers across modules with them)
+            above = self.definitions.count_above(offset)
+            if parser is not None and above < self.noted:  # (not in the text's order: a new one)
+                parser = None
+            if parser is None:
+                parser = _reader_parser(self.text, self.filename)
+                self.noted = 0
+            for written in self.definitions.texts[self.noted : above]:
+                _note_alias_definition(parser, written)
+            self.noted = max(self.noted, above)
+        elif parser is None:
+            parser = _reader_parser(self.text, self.filename)
+            self.noted = 0
+        self.parser = parser
+        parser.attribute_aliases = _AliasesAbove(lookup)
+        try:
+            parser.resume_from(offset + pos)
+            attr = _untyped_attribute(parser)
+            return attr, parser.current_token.span.start - offset
+        except ParseError as e:
+            raise where(_first_line(e.msg, "syntax error"), e.span.start - offset) from None
+        except VerifyException as e:
+            raise where(_first_line(str(e), "invalid attribute"), pos) from None
+        except ValueError as e:
+            raise where(_digits_error(e), parser.current_token.span.start - offset) from None
+
+
+def _first_line(msg: str | None, default: str) -> str:
+    lines = msg.strip().splitlines() if msg else []
+    return lines[0] if lines else default
+
+
+def _digits_error(e: ValueError) -> str:
+    """The message of an integer literal of more than 4,300 digits (Python's int() refuses
+    it; MLIR refuses it wherever it stands, out of range), as the reader gives it; any other
+    ValueError is raised again (a bug)."""
+    if "for integer string conversion" not in str(e):
+        raise e
+    return "integer literal out of range (more than 4300 digits)"
+
+
+def _reader_parser(text: str, filename: str):
+    """The reader's parser over ``text``, in the context of the release being read."""
     from ..dialects import make_context
     from .reader import TritonParser  # (the reader imports this module)
 
     release = versions.current().release
-    parser = TritonParser(make_context(release, (release, release)), text, "<location>")
-    parser.attribute_aliases.update(aliases)
-    try:
-        parser.resume_from(pos)
-        attr = _untyped_attribute(parser)
-        return attr, parser.current_token.span.start
-    except ParseError as e:
-        msg = e.msg.strip().splitlines()[0] if e.msg else "syntax error"
-        raise where(msg, e.span.start) from None
-    except VerifyException as e:
-        msg = str(e).strip().splitlines()
-        raise where(msg[0] if msg else "invalid attribute", pos) from None
+    return TritonParser(make_context(release, (release, release)), text, filename)
+
+
+def _note_alias_definition(parser, written: str) -> None:
+    """Tell the reader's ``parser`` that alias definition ``written`` was read, as its
+    top-level loop does: it keys the types it remembers (across modules) with the
+    definitions read so far, since a type naming an alias means what they say (without
+    this, ``tensor<4x!t>`` read where ``!t = i32`` would be taken for another text's
+    ``tensor<4x!t>``, whatever its ``!t``)."""
+    parser._alias_texts.append(written)  # noqa: SLF001 (the reader's own bookkeeping)
+    parser._alias_env = None  # noqa: SLF001
 
 
 def check_top_level_aliases(
@@ -835,14 +1025,14 @@ def parse_location(p) -> Attribute:
     p.raise_error("Unexpected location syntax.")
 
 
-_ALIAS_REFS = re.compile(STRING_LITERAL.pattern + r"|//[^\n]*|#[\w$.-]+")
+_ALIAS_REFS = re.compile(STRING_LITERAL.pattern + r"|//[^\n]*|[#!][\w$.-]+")
 
 
 def _alias_refs(text: str, start: int, end: int):
-    """(offset, name) of each ``#name`` in ``text[start:end]`` outside string literals and
-    ``//`` comments."""
+    """(offset, name) of each ``#name`` and ``!name`` in ``text[start:end]`` outside string
+    literals and ``//`` comments."""
     for m in _ALIAS_REFS.finditer(text, start, end):
-        if m.group().startswith("#"):
+        if m.group()[0] in "#!":
             yield m.start(), m.group()
 
 
