@@ -824,8 +824,7 @@ def _note_alias_definition(parser, written: str) -> None:
     definitions read so far, since a type naming an alias means what they say (without
     this, ``tensor<4x!t>`` read where ``!t = i32`` would be taken for another text's
     ``tensor<4x!t>``, whatever its ``!t``)."""
-    parser._alias_texts.append(written)  # noqa: SLF001 (the reader's own bookkeeping)
-    parser._alias_env = None  # noqa: SLF001
+    parser.note_alias_definition(written)
 
 
 def check_top_level_aliases(

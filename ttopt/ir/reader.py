@@ -544,6 +544,14 @@ class TritonParser(ParserBase):
         self._finish(op, depth, self.current_token.span.start)
         return op
 
+    def note_alias_definition(self, written: str) -> None:
+        """Alias definition ``written`` (``#x = ...``, ``!x = ...``) was read: the types this
+        parser remembers across modules are keyed by the definitions read so far, since a
+        type naming an alias means what they say (``tensor<4x!t>`` where ``!t = i32`` is not
+        another text's ``tensor<4x!t>``).  The location table's reader tells it too."""
+        self._alias_texts.append(written)
+        self._alias_env = None
+
     def _parse_operation_at(self, start: int):
         kind = self.current_token.kind
         fast = None
@@ -786,8 +794,7 @@ class TritonParser(ParserBase):
             ):
                 start = self.current_token.span.start
                 self.parse_alias_definition()
-                self._alias_texts.append(self.source[start : self.current_token.span.start].strip())
-                self._alias_env = None
+                self.note_alias_definition(self.source[start : self.current_token.span.start].strip())
                 continue
             if self.current_token.kind == MLIRTokenKind.FILE_METADATA_BEGIN:
                 self._parse_file_metadata()
