@@ -44,6 +44,7 @@ from xdsl.irdl.constraints import VerificationContext
 from xdsl.utils.exceptions import VerifyException
 
 from ..xdsl_compat import unchecked
+from . import versions
 
 _FLOATS = tuple(AnyFloat.__args__)  # type: ignore[attr-defined]
 _CONTAINERS = (TensorType, VectorType, UnrankedTensorType)
@@ -423,6 +424,91 @@ class TypeOfClass(TypeKind):
         return f"must be {self.description}, but got '{attr}'"
 
 
+@dataclass(frozen=True)
+class I32Cases(AttrConstraint):
+    """Triton's ``I32EnumAttr`` properties (``TT_PaddingOptionAttr``): a 32-bit signless
+    integer, one of ``cases``."""
+
+    cases: tuple[int, ...]
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        from xdsl.dialects.builtin import IntegerAttr, i32
+
+        if not (isinstance(attr, IntegerAttr) and attr.type == i32
+                and attr.value.data in self.cases):
+            raise VerifyException(self.description)
+
+    @property
+    def description(self) -> str:
+        return "allowed 32-bit signless integer cases: " + ", ".join(map(str, self.cases))
+
+    def get_bases(self):
+        from xdsl.dialects.builtin import IntegerAttr
+
+        return {IntegerAttr}
+
+    def mapping_type_vars(self, type_var_mapping):
+        return self
+
+
+@dataclass(frozen=True)
+class DictArray(AttrConstraint):
+    """MLIR's ``DictArrayAttr`` (``tt.call``'s ``arg_attrs``): an array of dictionaries."""
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+
+        if not (isinstance(attr, ArrayAttr)
+                and all(isinstance(a, DictionaryAttr) for a in attr.data)):
+            raise VerifyException("Array of dictionary attributes")
+
+    def get_bases(self):
+        from xdsl.dialects.builtin import ArrayAttr
+
+        return {ArrayAttr}
+
+    def mapping_type_vars(self, type_var_mapping):
+        return self
+
+
+# ------------------------------------------------------------------- per-release properties
+@dataclass(frozen=True)
+class InReleases(AttrConstraint):
+    """The constraint of a property only Triton ``first`` to ``last`` define (``tt.call``'s
+    ``arg_attrs``: 3.3+): it binds where every release the text may come from
+    (:func:`ttopt.dialects.versions.checked_span`) defines the property; in another, the
+    name is a plain attribute, and any value goes."""
+
+    constr: AttrConstraint
+    first: tuple[int, int]
+    last: tuple[int, int]
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        try:
+            self.constr.verify(attr, constraint_context)
+        except VerifyException:
+            low, high = versions.checked_span()
+            if self.first <= low and high <= self.last:
+                raise
+
+    def variables(self) -> set[str]:
+        return self.constr.variables()
+
+    def get_bases(self):
+        return self.constr.get_bases()
+
+    def mapping_type_vars(self, type_var_mapping):
+        return self
+
+
+def in_releases(constr, first: tuple[int, int], last: tuple[int, int] | None = None) -> InReleases:
+    """:class:`InReleases` of ``constr`` (an attribute class or a constraint); ``last``:
+    the newest release by default."""
+    from xdsl.irdl import irdl_to_attr_constraint
+
+    return InReleases(irdl_to_attr_constraint(constr), first, last or versions.NEWEST)
+
+
 # ------------------------------------------------------------------- shared rules
 # The relations between an op's types that several ops check, raising VerifyException with
 # MLIR's wording (the verifier adds the `'op.name' op` prefix).
@@ -485,6 +571,10 @@ __all__ = [
     "SignlessIntegerOrIndex",
     "ExactType",
     "TypeOfClass",
+    "I32Cases",
+    "DictArray",
+    "InReleases",
+    "in_releases",
     "require_same_element_type",
     "require_same_encoding",
     "require_elementwise_shapes",

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, UnitAttr, i1, i32, i64
+from xdsl.dialects.builtin import (
+    BoolAttr, DenseArrayBase, IntegerAttr, StringAttr, UnitAttr, i1, i32, i64,
+)
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -52,7 +54,8 @@ from .syntax import (
     resolve_all,
 )
 from .traits import ReadWriteEffect
-from .tt import PTR, DotLikeOp, MemSemantic, MemSyncScope
+from .constraints import in_releases
+from .tt import I32_ATTR, PTR, DotLikeOp, MemSemantic, MemSyncScope
 from .tt_attrs import MEM_SEMANTIC, MEM_SYNC_SCOPE, SCALE_DOT_ELEM_TYPE
 from .tt_attrs import PointerType
 from .ttg import I1, I32, MEMDESC, MemDescType
@@ -179,6 +182,10 @@ class InsertSliceAsyncOp(TritonOp):
     mask = opt_operand_def()
     other = opt_operand_def()
     result = result_def()
+    cache = prop_def(I32_ATTR)
+    evict = prop_def(I32_ATTR)
+    isVolatile = prop_def(BoolAttr)
+    axis = prop_def(I32_ATTR)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
@@ -233,7 +240,7 @@ class AsyncWait2Op(TritonOp):
     """``triton_gpu.async_wait {num = 1 : i32}`` (2.x: no tokens)."""
 
     name = "ttg.async_wait"
-    num = opt_prop_def(IntegerAttr)
+    num = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
     assembly_format = "attr-dict"
@@ -259,6 +266,7 @@ class DotWaitOp(TritonOp):
     name = "ttng.dot_wait"
     inputs = var_operand_def()
     outputs = var_result_def()
+    pendings = prop_def(I32_ATTR)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -301,6 +309,8 @@ class ExperimentalDescriptorLoadOp(TritonOp):
     desc = operand_def()
     indices = var_operand_def(I32)
     result = result_def()
+    cache = opt_prop_def(I32_ATTR)
+    evict = opt_prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryReadEffect())
     assembly_format = "$desc `[` $indices `]` attr-dict `:` type($desc) `->` type($result)"
@@ -330,6 +340,9 @@ class AsyncTMACopyGlobalToLocalPtrOp(TritonOp):
     barrier = operand_def(MEMDESC)
     result = operand_def(MEMDESC)
     pred = operand_def(I1)
+    cache = opt_prop_def(I32_ATTR)
+    evict = opt_prop_def(I32_ATTR)
+    isVolatile = opt_prop_def(BoolAttr)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(ReadWriteEffect())
 
@@ -407,6 +420,10 @@ class ExperimentalTensormapCreateOp(TritonOp):
     global_dim = var_operand_def()
     global_stride = var_operand_def()
     element_stride = var_operand_def()
+    elem_type = prop_def(I32_ATTR)
+    interleave_layout = prop_def(I32_ATTR)
+    swizzle_mode = prop_def(I32_ATTR)
+    fill_mode = prop_def(I32_ATTR)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryWriteEffect())
 
@@ -466,7 +483,7 @@ class Trans2Op(ArrowOp):
     """``tt.trans %x : (tensor<AxB>) -> tensor<BxA>`` (2.x: a 2-d transpose, no ``order``)."""
 
     name = "tt.trans"
-    order = opt_prop_def(DenseArrayBase)
+    order = opt_prop_def(in_releases(DenseArrayBase, (3, 0)))  # (2.x: a plain attribute)
     traits = traits_def(Pure())
     assembly_format = "$src attr-dict `:` functional-type($src, $result)"
 
@@ -497,7 +514,7 @@ class ReshapeBoolOp(ArrowOp):
 
     name = "tt.reshape"
     allow_reorder = opt_prop_def(BoolAttr)
-    efficient_layout = opt_prop_def(UnitAttr)
+    efficient_layout = opt_prop_def(in_releases(UnitAttr, (3, 0)))
     traits = traits_def(Pure())
 
 
@@ -506,6 +523,9 @@ class PureExternElementwiseOp(FunctionalTypeOp):
     """``tt.pure_extern_elementwise %a {libname, libpath, symbol} : (A) -> R`` (2.1)."""
 
     name = "tt.pure_extern_elementwise"
+    libname = prop_def(StringAttr)
+    libpath = prop_def(StringAttr)
+    symbol = prop_def(StringAttr)
     traits = traits_def(Pure())
 
 
@@ -514,6 +534,9 @@ class ImpureExternElementwiseOp(FunctionalTypeOp):
     """``tt.impure_extern_elementwise`` (2.1): unknown effects."""
 
     name = "tt.impure_extern_elementwise"
+    libname = prop_def(StringAttr)
+    libpath = prop_def(StringAttr)
+    symbol = prop_def(StringAttr)
 
 
 @irdl_triton_op

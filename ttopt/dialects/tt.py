@@ -83,7 +83,10 @@ from .constraints import (
     TTPtrLike,
     TTTensor,
     TTType,
+    DictArray,
+    I32Cases,
     TypeOfClass,
+    in_releases,
     bit_width,
     element_type,
     encoding_of,
@@ -156,6 +159,10 @@ I64 = ExactType(i64, "64-bit signless integer")
 # generic form, another width (`axis = 1 : i16`, `array<i1>`) is refused
 I32_ATTR = IntegerAttr.constr(EqAttrConstraint(i32))
 I32_ARRAY = DenseArrayBase.constr(EqAttrConstraint(i32))
+DICT_ARRAY = DictArray()
+"""``DictArrayAttr`` (``arg_attrs``, ``res_attrs``)."""
+PADDING = I32Cases((1, 2))
+"""``TT_PaddingOptionAttr``: ``PAD_ZERO`` (1), ``PAD_NAN`` (2)."""
 
 ProgramDim = i32_enum_directive("ProgramDim", PROGRAM_DIM, "program dimension")
 RoundingMode = i32_enum_directive("RoundingMode", ROUNDING_MODE, "rounding mode")
@@ -329,7 +336,7 @@ class LoadOp(TritonOp):
     other = opt_operand_def()
     result = result_def()
     boundaryCheck = opt_prop_def(I32_ARRAY)
-    padding = opt_prop_def(I32_ATTR)
+    padding = opt_prop_def(PADDING)
     cache = opt_prop_def(I32_ATTR)
     evict = opt_prop_def(I32_ATTR)
     isVolatile = opt_prop_def(BoolAttr)
@@ -577,6 +584,8 @@ class CallOp(TritonOp):
     ins = var_operand_def()
     outs = var_result_def()
     callee = prop_def()
+    arg_attrs = opt_prop_def(in_releases(DICT_ARRAY, (3, 3)))
+    res_attrs = opt_prop_def(in_releases(DICT_ARRAY, (3, 3)))
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(CalleeIsAFunction())
     assembly_format = "$callee `(` $ins `)` attr-dict `:` functional-type($ins, $outs)"
@@ -746,6 +755,7 @@ class MapElementwiseOp(TritonOp):
     name = "tt.map_elementwise"
     srcs = var_operand_def()
     outs = var_result_def()
+    pack = prop_def(I32_ATTR)
     scalarOp = region_def()
     traits = tt_traits(RecursiveMemoryEffect())  # as pure as its body
 
@@ -1357,24 +1367,63 @@ class GetNumProgramsOp(_ProgramDimOp):
 # SameTypeOp's hand-written `$x, $y attr-dict : type($x)` (see families.SameTypeOp)
 
 
+def _parse_plain(cls, parser: Parser):
+    """``$x, $y attr-dict : type($x)``: :class:`SameTypeOp`'s syntax without arith's
+    ``fastmath<..>``/``overflow<..>`` clauses (Triton's own ops have none)."""
+    start = parser.pos
+    operands = parse_operand_list(parser)
+    if len(operands) != cls.ARITY:
+        parser.raise_error(
+            f"'{cls.name}' expects {cls.ARITY} operands, got {len(operands)}", start, parser.pos
+        )
+    props, attrs = cls.parse_attr_dict(parser)
+    parser.parse_punctuation(":")
+    typ = parser.parse_type()
+    return cls.build(resolve_all(parser, operands, [typ] * len(operands)), [typ], props, attrs)
+
+
+def without_flags(cls):
+    """A :class:`SameTypeOp` of Triton's (``tt.mulhiui``, ``tt.precise_divf`` ...): no
+    properties, where the family gives arith's ``fastmath`` and ``overflowFlags`` (Triton
+    takes ``{fastmath = 1 : i32}`` as a plain attribute and refuses ``fastmath<fast>``, and
+    refuses a properties dictionary on the op: versions.NO_PROPERTIES_UNTIL)."""
+    props = cls.get_irdl_definition().properties
+    for name in ("fastmath", "overflowFlags"):
+        props.pop(name, None)
+    cls.parse = classmethod(_parse_plain)
+    return cls
+
+
+@without_flags
 @irdl_triton_op
 class MulhiUIOp(BinaryOp):
+    """Hand-written: the family's syntax without its ``fastmath``/``overflow`` clauses
+    (:func:`without_flags`)."""
+
     name = "tt.mulhiui"
     ins = var_operand_def(TTIntLike())
     result = result_def(TTIntLike())
     traits = tt_traits(Pure())
 
 
+@without_flags
 @irdl_triton_op
 class PreciseDivfOp(BinaryOp):
+    """Hand-written: the family's syntax without its ``fastmath``/``overflow`` clauses
+    (:func:`without_flags`)."""
+
     name = "tt.precise_divf"
     ins = var_operand_def(TTFloatLike())
     result = result_def(TTFloatLike())
     traits = tt_traits(Pure())
 
 
+@without_flags
 @irdl_triton_op
 class PreciseSqrtOp(UnaryOp):
+    """Hand-written: the family's syntax without its ``fastmath``/``overflow`` clauses
+    (:func:`without_flags`)."""
+
     name = "tt.precise_sqrt"
     ins = var_operand_def(TTFloatLike())
     result = result_def(TTFloatLike())
@@ -1437,7 +1486,8 @@ class DotLikeOp(TritonOp):
     b = operand_def()
     c = operand_def()
     d = result_def()
-    inputPrecision = opt_prop_def(I32_ATTR)
+    inputPrecision = opt_prop_def(in_releases(I32_ATTR, (3, 0)))  # (2.x: allowTF32)
+    maxNumImpreciseAcc = opt_prop_def(in_releases(I32_ATTR, (2, 2)))
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1591,6 +1641,7 @@ class GatherOp(TritonOp):
     indices = operand_def(TENSOR)
     result = result_def(TENSOR)
     axis = prop_def(I32_ATTR)
+    efficient_layout = opt_prop_def(UnitAttr)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(Pure())
     assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
@@ -1619,6 +1670,10 @@ class GatherOp(TritonOp):
 @irdl_triton_op
 class ExternElementwiseOp(FunctionalTypeOp):
     name = "tt.extern_elementwise"
+    libname = prop_def(StringAttr)
+    libpath = prop_def(StringAttr)
+    symbol = prop_def(StringAttr)
+    pure = prop_def(BoolAttr)
     traits = tt_traits(PureIfMarked())
 
 
@@ -1630,6 +1685,9 @@ class ElementwiseInlineAsmOp(TritonOp):
     args = var_operand_def()
     outs = var_result_def()
     asm_string = prop_def(StringAttr)
+    constraints = prop_def(StringAttr)
+    pure = prop_def(BoolAttr)
+    packed_element = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(PureIfMarked())
     assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($outs)"
@@ -1723,6 +1781,7 @@ class MakeTensorDescOp(TritonOp):
     shape = var_operand_def(I32)
     strides = var_operand_def(I64)
     result = result_def(TENSORDESC)
+    padding = opt_prop_def(in_releases(PADDING, (3, 5)))
     irdl_options = (SameVariadicOperandSize(),)
     traits = tt_traits(Pure())
 

@@ -22,7 +22,9 @@ from typing import ClassVar
 
 import re
 
-from xdsl.dialects.builtin import DenseArrayBase, FunctionType, IntegerAttr, StringAttr, i1, i32
+from xdsl.dialects.builtin import (
+    BoolAttr, DenseArrayBase, FunctionType, IntegerAttr, StringAttr, i1, i32,
+)
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -55,7 +57,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ..xdsl_compat import operand_tuple
 from .base import TritonOp
-from .constraints import ExactType, TypeOfClass, element_type, same, shape_of
+from .constraints import ExactType, TypeOfClass, element_type, in_releases, same, shape_of
 from .constraints import first as _first
 from .declarative import irdl_triton_op
 from .families import PARENS_BEFORE_3, ArrowOp, FunctionalTypeOp
@@ -68,7 +70,7 @@ from .syntax import (
     resolve_all,
 )
 from .traits import ReadWriteEffect
-from .tt import PTR
+from .tt import I32_ARRAY, I32_ATTR, PTR
 from .layouts import layout_attr
 from .tt_attrs import i1_like, loaded_type, opaque_attr
 
@@ -125,6 +127,7 @@ class ConvertLayoutOp(ArrowOp):
 @irdl_triton_op
 class MemDescTransOp(ArrowOp):
     name = "ttg.memdesc_trans"
+    order = prop_def(I32_ARRAY)
     traits = traits_def(Pure())
 
 
@@ -143,6 +146,7 @@ class MemDescReinterpretOp(ArrowOp):
 @irdl_triton_op
 class Fp4ToFpOp(ArrowOp):
     name = "ttg.fp4_to_fp"
+    axis = prop_def(I32_ATTR)
     traits = traits_def(Pure())
 
 
@@ -151,6 +155,7 @@ class LocalAllocOp(FunctionalTypeOp):
     """``ttg.local_alloc (%src)? : (T) -> !ttg.memdesc<..>``: allocates (and writes)."""
 
     name = "ttg.local_alloc"
+    alignment = opt_prop_def(in_releases(I32_ATTR, (3, 2)))
     traits = traits_def(MemoryWriteEffect())
 
 
@@ -218,8 +223,10 @@ class AsyncCopyGlobalToLocalOp(TritonOp):
     mask = opt_operand_def()
     other = opt_operand_def()
     token = result_def()
-    cache = opt_prop_def(IntegerAttr)
-    evict = opt_prop_def(IntegerAttr)
+    cache = opt_prop_def(I32_ATTR)
+    evict = opt_prop_def(I32_ATTR)
+    isVolatile = opt_prop_def(BoolAttr)
+    contiguity = opt_prop_def(in_releases(I32_ATTR, (3, 6)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(ReadWriteEffect())
 
@@ -291,6 +298,7 @@ class AsyncWaitOp(TritonOp):
     name = "ttg.async_wait"
     asyncToken = var_operand_def(TOKEN)
     retToken = result_def(TOKEN)
+    num = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
     assembly_format = "$asyncToken attr-dict"
@@ -304,7 +312,7 @@ class MemDescSubsliceOp(TritonOp):
     name = "ttg.memdesc_subslice"
     src = operand_def()
     result = result_def()
-    offsets = prop_def(DenseArrayBase)
+    offsets = prop_def(I32_ARRAY)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
     custom_directives = (I32List,)
@@ -321,8 +329,8 @@ class GlobalScratchAllocOp(TritonOp):
 
     name = "ttg.global_scratch_alloc"
     result = result_def(PTR)
-    nbytes = prop_def(IntegerAttr)
-    alignment = prop_def(IntegerAttr)
+    nbytes = prop_def(I32_ATTR)
+    alignment = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryAllocEffect())
     assembly_format = "attr-dict `:` type($result)"
@@ -359,10 +367,10 @@ class WarpSpecializeOp(TritonOp):
     name = "ttg.warp_specialize"
     explicitCaptures = var_operand_def()
     defaultPassthrough = var_result_def()
-    partitionNumWarps = prop_def(DenseArrayBase)
-    warpGroupStartIds = opt_prop_def(DenseArrayBase)
-    requestedRegisters = opt_prop_def(DenseArrayBase)
-    actualRegisters = opt_prop_def(DenseArrayBase)
+    partitionNumWarps = prop_def(I32_ARRAY)
+    warpGroupStartIds = opt_prop_def(I32_ARRAY)
+    requestedRegisters = opt_prop_def(in_releases(I32_ARRAY, (3, 4)))
+    actualRegisters = opt_prop_def(in_releases(I32_ARRAY, (3, 4)))
     defaultRegion = region_def()
     partitionOpHolder = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect())

@@ -62,7 +62,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 
 from .base import TritonOp
-from .constraints import ExactType
+from .constraints import ExactType, in_releases
 from .declarative import irdl_triton_op
 from .families import ArrowOp, FunctionalTypeOp
 from .syntax import (
@@ -80,7 +80,7 @@ from .syntax import (
     resolve_all,
 )
 from .traits import ReadWriteEffect
-from .tt import PTR, PTR_TYPE, TENSOR, TENSORDESC, DotLikeOp
+from .tt import I32_ATTR, PTR, PTR_TYPE, TENSOR, TENSORDESC, DotLikeOp
 from .tt_attrs import DESCRIPTOR_REDUCE_KIND, SCALE_DOT_ELEM_TYPE
 from .ttg import ASYNC_TOKEN, MEMDESC, TOKEN, TTNG_LAYOUTS
 
@@ -107,6 +107,7 @@ class WarpGroupDotOp(DotLikeOp):
     name = "ttng.warp_group_dot"
     KEYWORD_PRECISION: ClassVar[bool] = False
     useC = opt_operand_def()
+    isAsync = opt_prop_def(BoolAttr)
     traits = traits_def(ReadWriteEffect())
 
 
@@ -119,6 +120,7 @@ class WarpGroupDotWaitOp(TritonOp):
     name = "ttng.warp_group_dot_wait"
     inputs = var_operand_def()
     outputs = var_result_def()
+    pendings = prop_def(I32_ATTR)
     traits = traits_def(ReadWriteEffect())
 
     @classmethod
@@ -151,6 +153,7 @@ class FenceAsyncSharedOp(_SyncOp):
     proxy (TMA, wgmma)."""
 
     name = "ttng.fence_async_shared"
+    bCluster = prop_def(BoolAttr)
 
 
 @irdl_triton_op
@@ -173,8 +176,8 @@ class TMAStoreWaitOp(_SyncOp):
     """``ttng.async_tma_store_wait {pendings = 0 : i32}``: waits for TMA stores."""
 
     name = "ttng.async_tma_store_wait"
-    pendings = prop_def(IntegerAttr)
-    read_only = opt_prop_def(UnitAttr)
+    pendings = prop_def(I32_ATTR)
+    read_only = opt_prop_def(in_releases(UnitAttr, (3, 8)))
 
 
 # ------------------------------------------------------------------------------- mbarriers
@@ -277,10 +280,10 @@ class AsyncTMACopyGlobalToLocalOp(TritonOp):
     barrier = operand_def(MEMDESC)
     result = operand_def(MEMDESC)
     pred = operand_def(I1)
-    cache = opt_prop_def(IntegerAttr)
-    evict = opt_prop_def(IntegerAttr)
+    cache = opt_prop_def(I32_ATTR)
+    evict = opt_prop_def(I32_ATTR)
     isVolatile = opt_prop_def(BoolAttr)
-    multicast = opt_prop_def(UnitAttr)
+    multicast = opt_prop_def(in_releases(UnitAttr, (3, 7)))
     traits = traits_def(ReadWriteEffect())
 
     @classmethod
@@ -346,7 +349,7 @@ class AsyncTMAReduceOp(TritonOp):
     desc = operand_def(TENSORDESC)
     coord = var_operand_def(INT32)
     src = operand_def(MEMDESC)
-    kind = prop_def(IntegerAttr)
+    kind = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(ReadWriteEffect())
     custom_directives = (DescriptorReduceKind,)
@@ -368,7 +371,7 @@ class AsyncTMAGatherOp(TritonOp):
     barrier = operand_def(MEMDESC)
     result = operand_def(MEMDESC)
     pred = operand_def(I1)
-    multicast = opt_prop_def(UnitAttr)
+    multicast = opt_prop_def(in_releases(UnitAttr, (3, 8)))
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(ReadWriteEffect())
     assembly_format = (
@@ -406,10 +409,10 @@ class TensormapCreateOp(TritonOp):
     global_dim = var_operand_def(INT32)
     global_stride = var_operand_def(I64)
     element_stride = var_operand_def(INT32)
-    elem_type = prop_def(IntegerAttr)
-    interleave_layout = prop_def(IntegerAttr)
-    swizzle_mode = prop_def(IntegerAttr)
-    fill_mode = prop_def(IntegerAttr)
+    elem_type = prop_def(I32_ATTR)
+    interleave_layout = prop_def(I32_ATTR)
+    swizzle_mode = prop_def(I32_ATTR)
+    fill_mode = prop_def(I32_ATTR)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(ReadWriteEffect())
 
@@ -610,6 +613,7 @@ class TMEMSubSliceOp(ArrowOp):
     name = "ttng.tmem_subslice"
     src = operand_def(MEMDESC)
     result = result_def(MEMDESC)
+    N = prop_def(I32_ATTR)
     traits = traits_def(Pure())
 
 
@@ -740,7 +744,7 @@ class TCGen5MMAOp(_MMAv5Op):
     pred = operand_def(I1)
     barriers = var_operand_def(MEMDESC)
     barrier_preds = var_operand_def(I1)
-    is_async = opt_prop_def(UnitAttr)
+    is_async = opt_prop_def(in_releases(UnitAttr, (3, 5)))
     two_ctas = opt_prop_def(UnitAttr)
     token = opt_result_def(TOKEN)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -764,10 +768,10 @@ class TCGen5MMAScaledOp(_MMAv5Op):
     pred = operand_def(I1)
     barriers = var_operand_def(MEMDESC)
     barrier_preds = var_operand_def(I1)
-    a_type = prop_def(IntegerAttr)
-    b_type = prop_def(IntegerAttr)
-    is_async = opt_prop_def(UnitAttr)
-    two_ctas = opt_prop_def(UnitAttr)
+    a_type = prop_def(I32_ATTR)
+    b_type = prop_def(I32_ATTR)
+    is_async = opt_prop_def(in_releases(UnitAttr, (3, 5)))
+    two_ctas = opt_prop_def(in_releases(UnitAttr, (3, 8)))
     token = opt_result_def(TOKEN)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(ReadWriteEffect())
@@ -781,6 +785,7 @@ class TCGen5CommitOp(TritonOp):
     name = "ttng.tc_gen5_commit"
     barrier = operand_def(MEMDESC)
     pred = opt_operand_def(I1)
+    two_ctas = opt_prop_def(in_releases(UnitAttr, (3, 5), (3, 6)))
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryWriteEffect())
     assembly_format = "$barrier (`,` $pred^)? attr-dict `:` type($barrier)"

@@ -199,6 +199,135 @@ def filled_properties(release: tuple[int, int]) -> dict[str, list]:
     return out
 
 
+# ------------------------------------------------------------------ ops without properties
+# The ops that have no properties (inherent attributes) in Triton's releases up to the one
+# given (in every release that has the op, none later, where it has some): MLIR refuses a
+# properties dictionary on them, even an empty one (``"tt.return"() <{}> : () -> ()``:
+# "invalid properties {} for op tt.return: this operation does not support properties"),
+# where an op that has properties ignores the names it does not define.  Asked of each
+# release's Triton (``"NAME"() <{}> : () -> ()``; test_op_properties), for the ops of
+# ttopt's dialects and of the upstream ones it registers.
+NO_PROPERTIES_UNTIL: dict[str, tuple[int, int]] = {
+    # tt
+    "tt.addptr": NEWEST, "tt.advance": NEWEST, "tt.approx_divf": NEWEST, "tt.bitcast": NEWEST,
+    "tt.broadcast": NEWEST, "tt.cat": NEWEST, "tt.descriptor_gather": NEWEST,
+    "tt.descriptor_scatter": NEWEST, "tt.descriptor_store": NEWEST,
+    "tt.experimental_descriptor_store": NEWEST,
+    "tt.experimental_tensormap_fenceproxy_acquire": NEWEST,
+    "tt.fp_to_fp": (2, 3),  # (3.0: rounding)
+    "tt.grid_dependency_launch_dependents": NEWEST, "tt.grid_dependency_wait": NEWEST,
+    "tt.histogram": NEWEST, "tt.int_to_ptr": NEWEST, "tt.join": NEWEST,
+    "tt.make_tensor_descriptor": (3, 4),  # (3.5: padding)
+    "tt.map_elementwise.return": NEWEST, "tt.mulhiui": NEWEST, "tt.precise_divf": NEWEST,
+    "tt.precise_sqrt": NEWEST, "tt.ptr_to_int": NEWEST, "tt.reduce.return": NEWEST,
+    "tt.return": NEWEST, "tt.scan.return": NEWEST, "tt.splat": NEWEST, "tt.split": NEWEST,
+    "tt.trans": (2, 3),  # (3.0: order)
+    "tt.unsplat": NEWEST, "tt.view": NEWEST,
+    # ttg
+    "ttg.alloc_tensor": NEWEST, "ttg.async_commit_group": NEWEST,
+    "ttg.convert_layout": (3, 8),  # (3.9 has some)
+    "ttg.local_alloc": (3, 1),  # (3.2: alignment)
+    "ttg.local_barrier": NEWEST, "ttg.local_dealloc": NEWEST, "ttg.local_load": NEWEST,
+    "ttg.local_store": NEWEST, "ttg.memdesc_index": NEWEST, "ttg.memdesc_reinterpret": NEWEST,
+    "ttg.memdesc_reshape": NEWEST, "ttg.memdesc_subview": NEWEST, "ttg.select": NEWEST,
+    "ttg.warp_return": NEWEST, "ttg.warp_specialize.partitions": NEWEST,
+    "ttg.warp_yield": NEWEST,
+    # ttng
+    "ttng.async_tma_copy_local_to_global": (3, 8), "ttng.async_tma_gather": (3, 7),
+    "ttng.async_tma_scatter": (3, 8), "ttng.cluster_wait": NEWEST,
+    "ttng.inval_barrier": NEWEST, "ttng.reinterpret_tensor_descriptor": NEWEST,
+    "ttng.tensormap_fenceproxy_acquire": NEWEST, "ttng.tmem_alloc": NEWEST,
+    "ttng.tmem_copy": NEWEST,
+    "ttng.tmem_load": (3, 6),  # (3.7: a reduction's properties)
+    "ttng.tmem_store": NEWEST,
+    "ttng.wait_barrier": (3, 2),  # (3.3: operandSegmentSizes)
+    # upstream (MLIR's, as each release's LLVM has them)
+    "arith.addi": (2, 3), "arith.subi": (2, 3), "arith.muli": (2, 3), "arith.shli": (2, 3),
+    "arith.truncf": (2, 3), "arith.extf": (3, 1), "arith.trunci": (3, 4),
+    "arith.divsi": (3, 6), "arith.divui": (3, 6), "arith.shrsi": (3, 6), "arith.shrui": (3, 6),
+    "arith.extui": (3, 7), "arith.index_castui": (3, 7), "arith.uitofp": (3, 7),
+    "arith.addui_extended": NEWEST, "arith.andi": NEWEST, "arith.bitcast": NEWEST,
+    "arith.ceildivsi": NEWEST, "arith.ceildivui": NEWEST, "arith.extsi": NEWEST,
+    "arith.floordivsi": NEWEST, "arith.fptosi": NEWEST, "arith.fptoui": NEWEST,
+    "arith.index_cast": NEWEST, "arith.maxsi": NEWEST, "arith.maxui": NEWEST,
+    "arith.minsi": NEWEST, "arith.minui": NEWEST, "arith.mulsi_extended": NEWEST,
+    "arith.mului_extended": NEWEST, "arith.ori": NEWEST, "arith.remsi": NEWEST,
+    "arith.remui": NEWEST, "arith.select": NEWEST, "arith.sitofp": NEWEST, "arith.xori": NEWEST,
+    "math.absi": NEWEST, "math.ctlz": NEWEST, "math.ctpop": NEWEST, "math.cttz": NEWEST,
+    "math.ipowi": NEWEST,
+    "scf.condition": NEWEST, "scf.if": NEWEST, "scf.while": NEWEST, "scf.yield": NEWEST,
+    "scf.for": (3, 4), "scf.execute_region": (3, 4),  # (3.5: unsignedCmp, no_inline)
+    "cf.br": NEWEST, "gpu.barrier": (3, 6), "llvm.intr.assume": (3, 1),
+}
+
+
+def no_properties(name: str, span: tuple[tuple[int, int], tuple[int, int]]) -> bool:
+    """Whether every release of ``span`` (first, last) refuses a properties dictionary on
+    op ``name`` (as ttopt names it: ``ttg.``): none of them has properties for it."""
+    until = NO_PROPERTIES_UNTIL.get(name)
+    return until is not None and span[1] <= until
+
+
+def no_properties_reason(release: tuple[int, int]) -> str:
+    """How ``release``'s MLIR says an op has no properties (after ``invalid properties
+    {..} for op NAME: ``)."""
+    if release >= (3, 8):
+        return "this operation has empty properties"
+    if release < (2, 2):
+        return "This operation does not support properties"
+    return "this operation does not support properties"
+
+
+# ------------------------------------------------------------------ the releases being checked
+class _Span:
+    __slots__ = ("release", "span_of", "span")
+
+    def __init__(self, release, span_of):
+        self.release = release
+        self.span_of = span_of
+        self.span = None
+
+
+_SPAN: ContextVar[_Span | None] = ContextVar("ttopt_triton_span", default=None)
+
+
+@contextmanager
+def checking(release: tuple[int, int], span_of=None):
+    """While a module read as ``release`` is verified: ``span_of()`` (called once, when a
+    rule first asks) gives the releases (first, last) its text may come from; a rule of
+    some releases only (:func:`taken`) accepts what any of them accepts."""
+    token = _SPAN.set(_Span(release, span_of))
+    try:
+        yield
+    finally:
+        _SPAN.reset(token)
+
+
+def checked_release() -> tuple[int, int]:
+    """The release being verified (:func:`checking`), else the one being read."""
+    s = _SPAN.get()
+    return s.release if s is not None else _CURRENT.get().release
+
+
+def checked_span() -> tuple[tuple[int, int], tuple[int, int]]:
+    """The releases the module being verified may come from (:func:`checking`); outside,
+    the release being read alone."""
+    s = _SPAN.get()
+    if s is None:
+        r = _CURRENT.get().release
+        return (r, r)
+    if s.span is None:
+        s.span = tuple(s.span_of()) if s.span_of is not None else (s.release, s.release)
+    return s.span
+
+
+def taken(ranges: tuple[tuple[tuple[int, int], tuple[int, int]], ...]) -> bool:
+    """Whether a release of :func:`checked_span` is in one of ``ranges`` ((first, last)
+    each)."""
+    low, high = checked_span()
+    return any(a <= high and low <= b for a, b in ranges)
+
+
 # ------------------------------------------------------------------ detection
 @dataclass(frozen=True)
 class Sign:
@@ -441,15 +570,22 @@ class VersionConflict(Exception):
 
 __all__ = [
     "DEFAULT",
+    "NO_PROPERTIES_UNTIL",
     "RELEASES",
     "Detected",
     "Sign",
     "SIGNS",
     "Syntax",
     "VersionConflict",
+    "checked_release",
+    "checked_span",
+    "checking",
     "current",
     "detect",
+    "no_properties",
+    "no_properties_reason",
     "parse_release",
     "show",
     "syntax",
+    "taken",
 ]

@@ -38,9 +38,14 @@ op as MLIR does (``'tt.load' op ...``) and points at the op's first character in
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import (
+    ArrayAttr, DictionaryAttr, FloatAttr, IntegerAttr, UnitAttr, f64, i64,
+)
 from xdsl.ir import Block, BlockArgument, Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.constraints import AnyAttr, BaseAttr, VerificationContext
@@ -60,6 +65,7 @@ from xdsl.traits import (
     SymbolOpInterface,
     SymbolTable,
 )
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ..dialects import versions
@@ -136,14 +142,28 @@ def _guarded(mod: TritonModule, run: Callable[[], None]) -> None:
 def _verify(mod: TritonModule, xdsl: bool, parsed: ParseFacts | None = None,
             release: tuple[int, int] = versions.DEFAULT) -> None:
     reading = parsed.layouts if parsed is not None else None
-    walker = _Walker(mod.generic_ops, dominance=parsed is None, layouts=_layouts(mod, release, reading))
-    walker.run(mod.op)
-    if parsed is not None and parsed.forward_uses:
-        _report_forward_uses(mod, parsed.forward_uses)
-    if walker.multi_block:
-        _cfg_dominance(walker.multi_block)
-    if xdsl:
-        _run_xdsl_verify(mod.op)
+    with versions.checking(release, _span_of(mod, release, reading)):
+        if mod.generic_ops:
+            _generic_properties(mod, release)
+        walker = _Walker(mod.generic_ops, dominance=parsed is None,
+                         layouts=_layouts(mod, release, reading))
+        walker.run(mod.op)
+        if parsed is not None and parsed.forward_uses:
+            _report_forward_uses(mod, parsed.forward_uses)
+        if walker.multi_block:
+            _cfg_dominance(walker.multi_block)
+        if xdsl:
+            _run_xdsl_verify(mod.op)
+
+
+def _span_of(mod: TritonModule, release: tuple[int, int], reading: Reading | None):
+    """How to tell the releases ``mod``'s text may come from (asked only by a rule that
+    some of them break): what the reader knew (its layouts' reading), else the signs of
+    the text read as ``release`` (:func:`reading_span`)."""
+    if reading is not None and reading.release == release:
+        return reading.span
+    source = mod.source
+    return (lambda: reading_span(source, release)) if source else None
 
 
 def _layouts(mod: TritonModule, release: tuple[int, int],
@@ -172,7 +192,7 @@ def _report_forward_uses(mod: TritonModule, uses: list[tuple[Operation, int]]) -
             continue
         if not _defined_in_multi_block_ancestor(op.operands[index], op):
             raise VerificationFailure(
-                op, f"'{op.name}' op operand #{index} does not dominate this use"
+                op, f"'{_spelled(op)}' op operand #{index} does not dominate this use"
             )
 
 
@@ -183,7 +203,7 @@ def _run_xdsl_verify(top: Operation) -> None:
         top.verify()
     except VerifyException as e:
         failing = next((o for o in top.walk() if _fails(o)), top)
-        raise VerificationFailure(failing, f"'{failing.name}' op {e.args[0]}") from None
+        raise VerificationFailure(failing, f"'{_spelled(failing)}' op {e.args[0]}") from None
 
 
 def _fails(op: Operation) -> bool:
@@ -205,6 +225,173 @@ def _located(mod: TritonModule, op: Operation, message: str) -> TTOptError:
         return TTOptError(message, mod.filename)
     ln, col = line_col(mod.source, offsets[at])
     return TTOptError(message, mod.filename, ln, col)
+
+
+# ------------------------------------------------------------- properties in generic form
+# MLIR reads an op's properties dictionary (`"tt.splat"(%x) <{...}> : ...`) as it makes the op,
+# before any verification: an op that has no properties refuses one, even `<{}>`
+# ("invalid properties {} for op tt.splat: this operation does not support properties", at
+# the op's name); an op that has some ignores the names it does not define.  Which ops have
+# none, in which releases: versions.NO_PROPERTIES_UNTIL.
+
+# the text of a generic op from its first result to its operand list's end: the name's
+# offset is group 1's
+_GENERIC_HEAD = re.compile(
+    r'(?:%[^\s=,:"]+(?::\d+)?\s*(?:,\s*%[^\s=,:"]+(?::\d+)?\s*)*=\s*)?'
+    r'("(?:[^"\\\n]|\\.)*")\s*\(\s*(?:%[^\s,()]+\s*(?:,\s*%[^\s,()]+\s*)*)?\)'
+)
+_BLANKS = re.compile(r"(?:\s|//[^\n]*)*")
+_HEX = re.compile(r"0x([0-9a-f]+)")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_NAME = re.compile(r"[A-Za-z_][\w$.]*")
+
+
+def _generic_properties(mod: TritonModule, release: tuple[int, int]) -> None:
+    """The first op (in the text) written in generic form with a properties dictionary
+    where no release the text may come from gives its op properties: MLIR's parse error."""
+    first = None
+    offsets = mod.offsets
+    span = None
+    for op in mod.generic_ops:
+        until = versions.NO_PROPERTIES_UNTIL.get(op.name)
+        if until is None or release > until or op not in offsets:
+            continue
+        if span is None:
+            span = versions.checked_span()
+        if not versions.no_properties(op.name, span):
+            continue
+        found = _properties_written(mod.source, offsets[op])
+        if found is not None and (first is None or found[0] < first[0]):
+            first = (*found, op)
+    if first is not None:
+        at, name, start, op = first
+        # (the names written: the reader may have given the op a default of its own)
+        written = {k: op.properties[k] for k in _written_names(mod.source, start)
+                   if k in op.properties}
+        ln, col = line_col(mod.source, at)
+        raise TTOptError(
+            f"invalid properties {_dict_text(written)} for op {name}: "
+            f"{versions.no_properties_reason(release)}", mod.filename, ln, col)
+
+
+def _written_names(text: str, start: int) -> list[str]:
+    """The names of the properties dictionary ``<{...}>`` at ``start`` in ``text`` (its
+    entries at the top level: each name before its ``=``, ``,`` or the closing brace)."""
+    names = []
+    i = text.index("{", start) + 1
+    n = len(text)
+    expect_name = True
+    depth = 0
+    while i < n:
+        c = text[i]
+        if c == '"':
+            m = _STRING.match(text, i)
+            end = m.end() if m else i + 1
+            if expect_name and depth == 0:
+                names.append(_unescape(text[i + 1:end - 1]) if m else "")
+                expect_name = False
+            i = end
+            continue
+        if depth == 0 and expect_name and (c.isalpha() or c == "_"):
+            m = _NAME.match(text, i)
+            names.append(m.group())
+            expect_name = False
+            i = m.end()
+            continue
+        if c in "{[(<":
+            depth += 1
+        elif c == ">" and text[i - 1] == "-":
+            pass  # (a function type's arrow)
+        elif c in "}])>":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            expect_name = True
+        i += 1
+    return names
+
+
+def _unescape(body: str) -> str:
+    """An MLIR string literal's body as its characters (``\\22``, ``\\n``, ``\\\\``)."""
+    if "\\" not in body:
+        return body
+    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1)) or chr(int(m.group(1), 16)), body)
+
+
+_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2}|[nt\\\"])")
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
+
+
+def _properties_written(text: str, start: int) -> tuple[int, str, int] | None:
+    """(the offset of the name, the name, the offset of the ``<`` of its properties) of the
+    generic op at ``start`` in ``text`` if it has a properties dictionary (``<{...}>`` after
+    its operands and successors)."""
+    m = _GENERIC_HEAD.match(text, start)
+    if m is None:
+        return None
+    at = _BLANKS.match(text, m.end()).end()
+    if text.startswith("[", at):  # successors: `[^bb1(%a : i32), ^bb2]`
+        depth = 0
+        for i in range(at, len(text)):
+            c = text[i]
+            if c == "[":
+                depth += 1
+            elif c == "]":
+                depth -= 1
+                if depth == 0:
+                    at = _BLANKS.match(text, i + 1).end()
+                    break
+        else:
+            return None
+    if not text.startswith("<", at):
+        return None
+    name = m.group(1)[1:-1]
+    return m.start(1), name, at
+
+
+def _dict_text(props) -> str:
+    """A properties dictionary as MLIR prints it in a diagnostic (names sorted, a unit
+    value by its name alone, ``i64`` and ``f64`` left out in an array)."""
+    out = io.StringIO()
+    printer = Printer(stream=out)
+
+    def value(a, in_array: bool) -> None:
+        if isinstance(a, ArrayAttr):
+            out.write("[")
+            for i, x in enumerate(a.data):
+                if i:
+                    out.write(", ")
+                value(x, True)
+            out.write("]")
+        elif isinstance(a, DictionaryAttr):
+            entries(a.data)
+        elif in_array and isinstance(a, IntegerAttr) and a.type == i64:
+            out.write(str(a.value.data))
+        elif isinstance(a, FloatAttr):
+            text = io.StringIO()
+            Printer(stream=text).print_float(a.value.data, a.type)
+            # (a NaN or an infinity in hexadecimal, as MLIR writes it: upper case)
+            out.write(_HEX.sub(lambda m: "0x" + m.group(1).upper(), text.getvalue()))
+            if not (in_array and a.type == f64):
+                out.write(" : ")
+                printer.print_attribute(a.type)
+        else:
+            printer.print_attribute(a)
+
+    def entries(d) -> None:
+        out.write("{")
+        for i, (k, v) in enumerate(sorted(d.items())):
+            if i:
+                out.write(", ")
+            printer.print_identifier_or_string_literal(k)
+            if not isinstance(v, UnitAttr):
+                out.write(" = ")
+                value(v, False)
+        out.write("}")
+
+    entries(props)
+    return out.getvalue()
 
 
 # ----------------------------------------------------------------------------- op plans
@@ -616,11 +803,11 @@ class _Walker:
                     last = block.last_op
                     if last is None:
                         raise VerificationFailure(
-                            op, f"'{op.name}' op empty block: expect at least a terminator"
+                            op, f"'{_spelled(op)}' op empty block: expect at least a terminator"
                         )
                     if not _plan(type(last)).terminator:
                         raise VerificationFailure(
-                            last, f"block with no terminator, has '{last.name}'"
+                            last, f"block with no terminator, has '{_spelled(last)}'"
                         )
             if context is not None:
                 layouts.leave(context)
@@ -698,12 +885,18 @@ class _Walker:
             return
         i = list(operand_tuple(op)).index(value)
         self.dominance = VerificationFailure(
-            op, f"'{op.name}' op operand #{i} does not dominate this use"
+            op, f"'{_spelled(op)}' op operand #{i} does not dominate this use"
         )
 
 
 def _fail(op: Operation, message: str):
-    raise VerificationFailure(op, f"'{op.name}' op {message}")
+    raise VerificationFailure(op, f"'{_spelled(op)}' op {message}")
+
+
+def _spelled(op: Operation) -> str:
+    """``op``'s name as the release being verified spells it (``triton_gpu.local_alloc``
+    for 3.2: MLIR's messages name the op as the text does)."""
+    return versions.Syntax(versions.checked_release()).op_name(op.name)
 
 
 def _cfg_dominance(ops: list[Operation]) -> None:
@@ -777,7 +970,7 @@ class _CfgWalk:
                 ok = tin[d] <= tin[current] and tout[current] <= tout[d]
             if not ok:
                 raise VerificationFailure(
-                    op, f"'{op.name}' op operand #{i} does not dominate this use"
+                    op, f"'{_spelled(op)}' op operand #{i} does not dominate this use"
                 )
 
 
