@@ -184,26 +184,112 @@ class Program:
             _, f = self.func(name)
             if not f.regions or not f.regions[0].blocks:
                 raise self.error(f, f"function @{name} has no body (a declaration)")
-            cb = self.compile_block(f.regions[0].blocks[0])
+            cb = self.compile_region(f.regions[0])
             self.compiled[name] = cb
         return cb
 
     def compile_region(self, region) -> CompiledBlock | None:
+        """A region as one :class:`CompiledBlock` (run by :meth:`run_block`): its block, or
+        for a region whose blocks branch (``cf.br``/``cf.cond_br``/``cf.switch``) a block of
+        one step that runs them (:meth:`compile_cfg`)."""
+        from .ops import BRANCHES
+
         blocks = list(region.blocks)
         if not blocks:
             return None
-        if len(blocks) > 1:
-            raise self.error(region.parent_op(), "regions with several blocks are not supported")
-        return self.compile_block(blocks[0])
+        if len(blocks) == 1:
+            cb = self.compile_block(blocks[0])
+            if cb.term is None or cb.term.name not in BRANCHES:
+                return cb
+        return self.compile_cfg(region.parent_op(), blocks)
+
+    def compile_cfg(self, owner, blocks) -> CompiledBlock:
+        """The blocks of a region that branch between them, with MLIR's semantics: run the
+        entry block; a branch (``cf.br``, ``cf.cond_br``, ``cf.switch``: a scalar condition
+        or flag, one value per program instance, as Triton's control flow is) binds its
+        operands to the arguments of the block it goes to, all at once, and runs that block;
+        the region's result is the operands of the terminator (``tt.return``, ``scf.yield``
+        ...) of whichever block ends the run.  As in MLIR, no branch may go to the entry
+        block, nor out of the region.
+
+        The result is a :class:`CompiledBlock` whose arguments are the entry block's (bound
+        by :meth:`run_block`), with one step that runs the blocks and writes the result
+        under keys of its own (its ``term_operands``): :meth:`run_block`, the interpreter's
+        inner loop, is unchanged.
+
+        Loop guard, as ``scf.while``'s ``max_loop_iters``: within one run of the region a
+        block may run at most ``max_loop_iters + 1`` times (a loop of N iterations runs its
+        header N + 1 times); one more is an error at the branch that jumped, never a hang."""
+        from .ops import BRANCHES
+
+        index = {b: i for i, b in enumerate(blocks)}
+        compiled = []
+        n_results = None
+        for i, b in enumerate(blocks):
+            cb = self.compile_block(b)
+            term = cb.term
+            if term is None:
+                raise self.error(owner, f"block ^bb{i} of the region has no terminator")
+            builder = BRANCHES.get(term.name)
+            if builder is None:  # the region's own terminator: its operands are the result
+                if n_results is None:
+                    n_results = len(cb.term_operands)
+                elif len(cb.term_operands) != n_results:
+                    raise self.error(term, f"gives {len(cb.term_operands)} values where another block "
+                                           f"of the region gives {n_results}")
+                compiled.append((cb, None, term))
+                continue
+            for s in term.successors:
+                k = index.get(s)
+                if k is None:
+                    raise self.error(term, "branches to a block outside its region")
+                if k == 0:
+                    raise self.error(term, "branches to the entry block of its region (MLIR: the "
+                                           "entry block of a region may not have predecessors)")
+            try:
+                choose = builder(term, self, index)
+            except InterpError:
+                raise
+            except Exception as e:  # a malformed branch
+                raise self.error(term, f"cannot interpret: {type(e).__name__}: {e}") from None
+            compiled.append((cb, choose, term))
+        # (every block branching: a run cannot end, and the loop guard stops it)
+        n_results = n_results or 0
+        entry = compiled[0][0]
+        # the entry block's arguments are bound by the run_block that runs this region
+        compiled[0] = (CompiledBlock([], entry.steps, entry.term, entry.term_operands),) + compiled[0][1:]
+        keys = [object() for _ in range(n_results)]
+        n = len(compiled)
+        run_block = self.run_block
+        error = self.error
+
+        def run_cfg(env, rt):
+            limit = rt.max_loop_iters + 1
+            counts = [0] * n
+            cb, choose, t = compiled[0]
+            counts[0] = 1
+            vals = run_block(cb, env, rt, ())
+            while choose is not None:
+                i, args = choose(vals)
+                c = counts[i] = counts[i] + 1
+                if c > limit:
+                    raise error(t, f"a loop of branches is over the limit of {rt.max_loop_iters} "
+                                   f"iterations (block ^bb{i} would run {c} times; max_loop_iters)")
+                cb, choose, t = compiled[i]
+                vals = run_block(cb, env, rt, args)
+            for k, v in zip(keys, vals):
+                env[k] = v
+
+        return CompiledBlock(list(blocks[0].args), [(run_cfg, owner)], None, keys)
 
     def compile_block(self, block) -> CompiledBlock:
-        from .ops import HANDLERS, TERMINATORS, fused_builder
+        from .ops import BRANCHES, HANDLERS, TERMINATORS, fused_builder
 
         steps = []
         term = None
         fused = self.contraction.fused if self.fp_contract else {}
         for op in block.ops:
-            if op.name in TERMINATORS:
+            if op.name in TERMINATORS or op.name in BRANCHES:
                 term = op
                 break
             builder = HANDLERS.get(op.name)

@@ -39,10 +39,26 @@ TERMINATORS = {"scf.yield", "scf.condition", "tt.return", "tt.reduce.return", "t
                "tt.map_elementwise.return"}
 
 
+# Branches between the blocks of a region (``cf``): ``BRANCHES[op.name](op, program, index)``
+# (``index``: block -> its position in the region) returns ``choose(values)``, where
+# ``values`` are the branch's operands, in order; it gives ``(position of the block to run,
+# the values of its arguments)``.  Run by :meth:`ttopt.interp.engine.Program.compile_cfg`.
+BRANCHES: dict = {}
+
+
 def handler(*names):
     def deco(fn):
         for n in names:
             HANDLERS[n] = fn
+        return fn
+
+    return deco
+
+
+def branch(*names):
+    def deco(fn):
+        for n in names:
+            BRANCHES[n] = fn
         return fn
 
     return deco
@@ -730,6 +746,90 @@ def _while(op, P):
             env[r] = v
 
     return run
+
+
+# ---------------------------------------------------------------- cf: branches between blocks
+# Triton's control flow is per program instance: a ``cf.cond_br`` condition or a ``cf.switch``
+# flag is one scalar value for the whole program (as ``scf.if``'s condition above).
+def _segments(op, P, count: int) -> list[int]:
+    """``operandSegmentSizes`` of a ``cf.cond_br``/``cf.switch``: ``count`` groups adding up
+    to its operands, the first one the condition/flag alone."""
+    sizes = aprop(op, "operandSegmentSizes")
+    if sizes is None or len(sizes) != count or sizes[0] != 1 or min(sizes) < 0 \
+            or sum(sizes) != len(op.operands):
+        raise P.error(op, f"malformed operandSegmentSizes {sizes} for {len(op.operands)} operands")
+    return sizes
+
+
+def _scalar_condition(op, P, what: str):
+    info = type_info(op.operands[0].type)
+    if info.kind != "scalar":
+        raise P.error(op, f"the {what} must be a scalar, not {op.operands[0].type}")
+
+
+@branch("cf.br")
+def _br(op, P, index):
+    dest = index[op.successors[0]]
+
+    def choose(vals):
+        return dest, vals
+
+    return choose
+
+
+@branch("cf.cond_br")
+def _cond_br(op, P, index):
+    """``cf.cond_br %c, ^t(then operands), ^f(else operands)``."""
+    _scalar_condition(op, P, "condition")
+    n_then = _segments(op, P, 3)[1]
+    split = 1 + n_then
+    then_dest, else_dest = (index[b] for b in op.successors)
+
+    def choose(vals):
+        try:
+            taken = bool(vals[0])
+        except ValueError:  # several values (a region run on whole tensors): not Triton's
+            raise P.error(op, "the condition has several values (only scalar control flow is "
+                              "supported)") from None
+        if taken:
+            return then_dest, vals[1:split]
+        return else_dest, vals[split:]
+
+    return choose
+
+
+@branch("cf.switch")
+def _switch(op, P, index):
+    """``cf.switch %flag : T, [default: ^d(operands), v0: ^b0(operands), ...]``: the first
+    case whose value equals the flag (as bits of the flag's width: a case value reads the
+    same signed or unsigned), else the default.  Operands: the flag, the default's, then the
+    cases' one after another (``case_operand_segments``); successors: the default, then the
+    cases; ``case_values``: one per case."""
+    _scalar_condition(op, P, "flag")
+    _, n_default, n_cases = _segments(op, P, 3)
+    e = elem_of(op.operands[0].type)
+    if e.kind != "int":
+        raise P.error(op, f"the flag must be an integer, not {op.operands[0].type}")
+    mask = (1 << e.width) - 1
+    a = prop(op, "case_values")
+    values = [int(v) for v in a.get_values()] if a is not None else []
+    sizes = aprop(op, "case_operand_segments", [])
+    dests = [index[b] for b in op.successors]
+    if not (len(values) == len(sizes) == len(dests) - 1) or sum(sizes) != n_cases or min(sizes, default=0) < 0:
+        raise P.error(op, f"malformed cf.switch: {len(values)} case values, {len(dests) - 1} case "
+                          f"destinations, case_operand_segments {sizes} for {n_cases} case operands")
+    table = {}
+    at = 1 + n_default
+    for v, d, n in zip(values, dests[1:], sizes):
+        table.setdefault(v & mask, (d, at, at + n))  # the first case of a value wins
+        at += n
+    default = (dests[0], 1, 1 + n_default)
+
+    def choose(vals):
+        d, lo, hi = table.get(int(vals[0]) & mask, default)
+        return d, vals[lo:hi]
+
+    return choose
 
 
 @handler("scf.execute_region")
@@ -1565,10 +1665,16 @@ def _print(op, P):
     return run
 
 
-@handler("tt.assert")
+@handler("tt.assert", "cf.assert")
 def _assert(op, P):
+    """A failing ``tt.assert`` (some lane false) is an ``"assert"`` event with its message and
+    the flat indices of the false lanes; the run goes on (the GPU stops the kernel: what was
+    written before and after is compared all the same).  ``cf.assert %c, "msg"`` (MLIR's: a
+    scalar ``i1``, "program termination" on failure) is the same: a false condition is the
+    event a scalar ``tt.assert`` with that message gives (lane 0), so a rewrite between the
+    two compares equal; a true one does nothing."""
     c = op.operands[0]
-    msg = sprop(op, "message", "")
+    msg = sprop(op, "message" if op.name == "tt.assert" else "msg", "")
     loc = loc_str(op)
 
     def run(env, rt):
@@ -1790,4 +1896,4 @@ for _n in ("ttg.async_commit_group", "ttg.async_wait"):
     HANDLERS[_n] = _tokens
 
 
-SUPPORTED_OPS = sorted(set(HANDLERS) | TERMINATORS)
+SUPPORTED_OPS = sorted(set(HANDLERS) | TERMINATORS | set(BRANCHES))
