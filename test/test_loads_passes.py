@@ -180,6 +180,111 @@ def test_mask_rules_on_ir():
     assert m.implies(None, v["t"]) and not m.implies(None, v["xb"]) and m.implies(v["xb"], None)
 
 
+_NAMES = {mask_mod.EQ: "eq", mask_mod.NE: "ne", mask_mod.SLT: "slt", mask_mod.SLE: "sle",
+          mask_mod.SGT: "sgt", mask_mod.SGE: "sge", mask_mod.ULT: "ult", mask_mod.ULE: "ule",
+          mask_mod.UGT: "ugt", mask_mod.UGE: "uge"}
+
+
+def test_mask_sets_of_values_are_exact_on_8_bits():
+    """Random masks of comparisons of one ``i8`` value against constants, joined by
+    ``andi``/``ori`` (and constant masks): wherever both masks are such sets
+    (``MaskImplication.lanes``), ``implies`` is exactly "for every value, b => a"
+    (enumerated); never True where it fails (sound), everywhere."""
+    rng = random.Random(27)
+    lines, masks, truth = [], [], {}
+    consts = {}
+
+    def const(c: int) -> str:
+        if c not in consts:
+            consts[c] = f"%c{len(consts)}"
+            lines.append(f"    {consts[c]} = arith.constant {c} : i8")
+        return consts[c]
+
+    values = range(-128, 128)
+    for i in range(120):
+        name = f"%m{i}"
+        if i < 40 or rng.random() < 0.3:
+            p, c = rng.choice(_PREDICATES), rng.randint(-128, 127)
+            if rng.random() < 0.2:  # (the constant on the left)
+                lines.append(f"    {name} = arith.cmpi {_NAMES[mask_mod._MIRROR[p]]}, {const(c)}, %v : i8")
+            else:
+                lines.append(f"    {name} = arith.cmpi {_NAMES[p]}, %v, {const(c)} : i8")
+            truth[name] = {v for v in values if _holds(p, v, c, 8)}
+        elif rng.random() < 0.05:
+            lines.append(f"    {name} = arith.constant {rng.choice(['true', 'false'])}")
+            truth[name] = set(values) if "true" in lines[-1] else set()
+        else:
+            x, y = rng.sample(masks, 2)
+            op = rng.choice(["andi", "ori"])
+            lines.append(f"    {name} = arith.{op} {x}, {y} : i1")
+            truth[name] = truth[x] & truth[y] if op == "andi" else truth[x] | truth[y]
+        masks.append(name)
+    src = ("module {\n  tt.func public @k(%v: i8, %w: i8) {\n" + "\n".join(lines)
+           + "\n    tt.return\n  }\n}\n")
+    v, _ = _values(src)
+    m = mask_mod.MaskImplication(ValueNumbering())
+    exact = proven = 0
+    for b, a in itertools.product(masks, masks):
+        got = m.implies(v[b[1:]], v[a[1:]])
+        holds = truth[b] <= truth[a]
+        assert not got or holds, (b, a)
+        if m.lanes(v[b[1:]]) is not None and m.lanes(v[a[1:]]) is not None:
+            assert got == holds, (b, a)
+            exact += 1
+        proven += got
+    assert exact > 5000 and proven > 1000, (exact, proven)
+
+
+def test_mask_sets_fall_back_to_the_rules():
+    """Masks of two different values, or with more than MAX_INTERVALS pieces, are no such
+    sets: the rules answer (here: the one over ``%w`` is implied by itself and its ``andi``)."""
+    eqs = [f"    %e{i} = arith.cmpi eq, %v, %c{i} : i8" for i in range(12)]
+    ors = [f"    %o{i} = arith.ori %o{i - 1}, %e{i} : i1" for i in range(1, 12)]
+    src = ("module {\n  tt.func public @k(%v: i8, %w: i8) {\n"
+           + "\n".join(f"    %c{i} = arith.constant {3 * i} : i8" for i in range(12)) + "\n"
+           + "\n".join(eqs) + "\n    %o0 = arith.ori %e0, %e0 : i1\n" + "\n".join(ors) + "\n"
+           + "    %w1 = arith.cmpi slt, %w, %c1 : i8\n    %both = arith.andi %w1, %e1 : i1\n"
+           + "    tt.return\n  }\n}\n")
+    v, _ = _values(src)
+    m = mask_mod.MaskImplication(ValueNumbering())
+    assert m.lanes(v["o5"]) is not None and m.lanes(v["o11"]) is None  # (12 pieces)
+    assert m.lanes(v["both"]) is None and m.lanes(v["w1"]) is not None
+    assert m.implies(v["e3"], v["o11"]) and not m.implies(v["o11"], v["e3"])
+    assert m.implies(v["both"], v["w1"]) and m.implies(v["both"], v["e1"])
+    assert not m.implies(v["w1"], v["e1"])
+
+
+def test_a_chain_of_thousands_of_or_masks_is_answered_without_search(monkeypatch):
+    """``m_i = m_(i-1) | (r < i)`` over 3,000 loads: every question answered from the sets,
+    no rule searched (it took a search of depth 12 per question)."""
+    from ttopt.passes import redundant_load as rl  # noqa: F401
+
+    calls = {"rules": 0}
+    rules = mask_mod.MaskImplication._rules
+
+    def counted(self, b, a, depth):
+        calls["rules"] += 1
+        return rules(self, b, a, depth)
+
+    monkeypatch.setattr(mask_mod.MaskImplication, "_rules", counted)
+    t, p, it = "tensor<128xi1>", "tensor<128x!tt.ptr<f32>>", "tensor<128xi32>"
+    out = ["module {", "  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {",
+           f"    %r = tt.make_range {{end = 128 : i32, start = 0 : i32}} : {it}",
+           f"    %s = tt.splat %p : !tt.ptr<f32> -> {p}",
+           f"    %a = tt.addptr %s, %r : {p}, {it}",
+           f"    %c0 = arith.constant dense<0> : {it}",
+           f"    %m0 = arith.cmpi slt, %r, %c0 : {it}"]
+    for i in range(1, 3000):
+        out += [f"    %c{i} = arith.constant dense<{i}> : {it}",
+                f"    %k{i} = arith.cmpi slt, %r, %c{i} : {it}",
+                f"    %m{i} = arith.ori %m{i - 1}, %k{i} : {t}",
+                f"    %l{i} = tt.load %a, %m{i} : {p}"]
+    out += ["    tt.return", "  }", "}", ""]
+    result = ttopt.run_pipeline("\n".join(out), ["redundant-load"], jobs=1)
+    assert calls["rules"] == 0
+    assert result.stats[0].total == 0  # (each mask is wider than the one before: no merge)
+
+
 # ---------------------------------------------------------------------------- addresses
 def test_disjoint_never_claims_a_collision_mod_2_to_the_w():
     """Random offset intervals of width 8 (and the same uniform part): whenever ``disjoint``

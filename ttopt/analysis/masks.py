@@ -24,6 +24,13 @@ type (shape and encoding).  The rules, each exact for ``i1`` values:
   (``c sgt v`` is ``v slt c``).
 
 The search is bounded (depth 12): a deep mask that would need more is "not proven".
+
+First, in one step whatever their depth: where both masks are made only of comparisons of one
+value ``v`` (one number) against integer constants, joined by ``andi``/``ori`` (and constant
+masks), each is the set of ``v``'s values it holds for, a union of at most
+``MAX_INTERVALS`` intervals, worked out once per mask value (:meth:`MaskImplication.lanes`),
+and ``b => a`` is exactly ``set(b) <= set(a)``.  (A chain of thousands of ``ori`` of
+comparisons, each mask asked about, took the rules above a search of depth 12 per question.)
 """
 
 from __future__ import annotations
@@ -127,6 +134,68 @@ def _compare(value: SSAValue):
     return p, lhs, rhs
 
 
+MAX_INTERVALS = 8
+
+
+def _signed_intervals(p: int, c: int, width: int) -> list[tuple[int, int]] | None:
+    """The ``width``-bit values ``v`` (in signed form) with ``v p c`` (``c`` in signed form):
+    sorted, disjoint intervals."""
+    lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    if p == EQ:
+        return [(c, c)]
+    if p == NE:
+        return [iv for iv in ((lo, c - 1), (c + 1, hi)) if iv[0] <= iv[1]]
+    if p in _SIGNED:
+        a, b = {SLT: (lo, c - 1), SLE: (lo, c), SGT: (c + 1, hi), SGE: (c, hi)}[p]
+        return [(a, b)] if a <= b else []
+    if p in _UNSIGNED:
+        top = (1 << width) - 1
+        cu = _as_unsigned(c, width)
+        a, b = {ULT: (0, cu - 1), ULE: (0, cu), UGT: (cu + 1, top), UGE: (cu, top)}[p]
+        if a > b:
+            return []
+        half = 1 << (width - 1)  # (unsigned values from here are negative in signed form)
+        out = []
+        if a < half:
+            out.append((a, min(b, half - 1)))
+        if b >= half:
+            out.append((max(a, half) - (1 << width), b - (1 << width)))
+        return sorted(out)
+    return None
+
+
+def _union(x: list, y: list) -> list:
+    out: list = []
+    for a, b in sorted(x + y):
+        if out and a <= out[-1][1] + 1:
+            if b > out[-1][1]:
+                out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def _intersection(x: list, y: list) -> list:
+    out = []
+    i = j = 0
+    while i < len(x) and j < len(y):
+        a, b = max(x[i][0], y[j][0]), min(x[i][1], y[j][1])
+        if a <= b:
+            out.append((a, b))
+        if x[i][1] < y[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def _subset(x: list, y: list) -> bool:
+    return _intersection(x, y) == x
+
+
+_ALL = object()  # (a constant mask: the same for every value)
+
+
 class MaskImplication:
     """``implies(b, a)`` with memoised answers, for one :class:`ValueNumbering`."""
 
@@ -134,6 +203,7 @@ class MaskImplication:
         self.numbering = numbering
         self._memo: dict[tuple[int, int], bool] = {}
         self._constant: dict[SSAValue, bool | None] = {}
+        self._lanes: dict[SSAValue, tuple | None] = {}
 
     def implies(self, b: SSAValue | None, a: SSAValue | None) -> bool:
         """Every lane where ``b`` is true has ``a`` true (``None``: no mask, all true)."""
@@ -143,7 +213,79 @@ class MaskImplication:
             return _all_equal_bool(a) is True
         if b.type != a.type:
             return False
+        lb, la = self.lanes(b), self.lanes(a)
+        if lb is not None and la is not None:
+            (vb, wb, sb), (va, wa, sa) = lb, la
+            if vb is _ALL and va is _ALL:  # (constants)
+                return not sb or sa
+            if vb is _ALL:  # (a constant: all values or none)
+                sb = [(-(1 << (wa - 1)), (1 << (wa - 1)) - 1)] if sb else []
+                vb, wb = va, wa
+            elif va is _ALL:
+                sa = [(-(1 << (wb - 1)), (1 << (wb - 1)) - 1)] if sa else []
+                va, wa = vb, wb
+            if vb == va and wb == wa:
+                return _subset(sb, sa)  # (exact: nothing the rules know is left out)
         return self._implies(b, a, 0)
+
+    def lanes(self, value: SSAValue):
+        """``(number of v, width, intervals)``: ``value`` is true exactly where ``v`` is in
+        the intervals (signed form); ``(_ALL, None, True/False)`` for a constant mask; None
+        where ``value`` is not made only of comparisons of one value against constants,
+        ``andi``, ``ori`` and constants.  Worked out once per value, without recursion (a
+        chain of masks may be thousands long)."""
+        memo = self._lanes
+        if value in memo:
+            return memo[value]
+        stack = [value]
+        while stack:
+            v = stack[-1]
+            if v in memo:
+                stack.pop()
+                continue
+            op = _op(v)
+            parts = tuple(op.operands) if op is not None and op.name in ("arith.andi", "arith.ori") else ()
+            missing = [x for x in parts if x not in memo]
+            if missing:
+                stack.extend(missing)
+                continue
+            memo[v] = self._lanes_of(v, op, parts)
+            stack.pop()
+        return memo[value]
+
+    def _lanes_of(self, v: SSAValue, op, parts):
+        const = self._all_equal(v)
+        if const is not None:
+            return (_ALL, None, const)
+        if op is None:
+            return None
+        if parts:
+            x, y = (self._lanes[p] for p in parts)
+            if x is None or y is None:
+                return None
+            ori = op.name == "arith.ori"
+            if x[0] is _ALL or y[0] is _ALL:
+                c, other = (x, y) if x[0] is _ALL else (y, x)
+                if other[0] is _ALL:
+                    return (_ALL, None, (c[2] or other[2]) if ori else (c[2] and other[2]))
+                if c[2] == ori:  # (true | m, false & m: the constant)
+                    return c
+                return other
+            if x[0] != y[0] or x[1] != y[1]:
+                return None
+            found = (_union if ori else _intersection)(x[2], y[2])
+            return (x[0], x[1], found) if len(found) <= MAX_INTERVALS else None
+        cmp = _compare(v)
+        if cmp is None or cmp[0] is None:
+            return None
+        p, x, c = cmp
+        kc = int_constant(c)
+        if kc is None:
+            return None
+        found = _signed_intervals(p, kc[0], kc[1])
+        if found is None:
+            return None
+        return (self.numbering.number(x), kc[1], found)
 
     def _implies(self, b: SSAValue, a: SSAValue, depth: int) -> bool:
         nb, na = self.numbering.number(b), self.numbering.number(a)

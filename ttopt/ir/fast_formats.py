@@ -329,12 +329,13 @@ def _type_at(parser, text: str, at: int, t_end: int):
 
 def value_of(parser, ref: str, expected):
     """The value ``%name`` or ``%name#N`` if already defined with type ``expected``."""
-    name, _, index = ref[1:].partition("#")
+    hash_at = ref.find("#")
+    name = ref[1:] if hash_at < 0 else ref[1:hash_at]
     vals = parser.__dict__["ssa_values"].get(name)
     if vals is None:
         return None
-    if index:
-        i = int(index)
+    if hash_at >= 0:
+        i = int(ref[hash_at + 1:])
         if i >= len(vals):
             return None
         v = vals[i]
