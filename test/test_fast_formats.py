@@ -8,12 +8,11 @@ from __future__ import annotations
 import pytest
 
 import ttopt
-import ttopt.ir.reader as reader
 from ttopt.ir.fast_formats import plan_for
 from ttopt.ir.reader import read_module
 from ttopt.oracle import triton_accepts
 
-from test_fast_path import _no_fast_paths, assert_same_structure
+from test_fast_path import _no_fast_paths, assert_same_structure, taken_ops
 
 KERNEL = """#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
@@ -112,21 +111,8 @@ def _full(monkeypatch, text, name="k.ttgir"):
 
 def test_results_of_a_multi_result_op_are_read_by_the_regular_fast_path(monkeypatch):
     """``%s#1`` operands: arith and tt.splat lines with them take the fast path."""
-    import ttopt.ir.fast_ops as fo
-
-    taken = []
-    real = fo.try_fast_op
-
-    def counting(parser, start):
-        found = real(parser, start)
-        if found is not None:
-            taken.append(found[0].name)
-        return found
-
-    with monkeypatch.context() as m:
-        m.setattr(reader, "try_fast_op", counting)
-        mod = read_module(KERNEL, "k.ttgir")
-    assert "arith.mulf" in taken and "tt.splat" in taken
+    taken, mod = taken_ops(monkeypatch, KERNEL, name="k.ttgir")
+    assert {"arith.mulf", "tt.splat"} <= {op.name for op in taken}
     mulf = next(op for op in mod.op.walk() if op.name == "arith.mulf")
     red = next(op for op in mod.op.walk() if op.name == "tt.reduce")
     assert list(mulf.operands) == list(red.results)
@@ -282,22 +268,9 @@ def test_scalar_float_and_boolean_constants(monkeypatch):
     own rules) goes to the full parser."""
     from ttopt.ir.writer import write_module
 
-    import ttopt.ir.fast_ops as fo
-
-    taken = []
-    real = fo.try_fast_op
-
-    def counting(parser, start):
-        found = real(parser, start)
-        if found is not None:
-            taken.append(found[0].results[0].name_hint)
-        return found
-
     assert triton_accepts(SCALARS, ".ttir").ok
-    with monkeypatch.context() as m:
-        m.setattr(reader, "try_fast_op", counting)
-        fast_mod = read_module(SCALARS, "s.ttir")
-    assert taken == ["c", "d", "e", "g", "h"]
+    taken, fast_mod = taken_ops(monkeypatch, SCALARS, name="s.ttir")
+    assert [op.results[0].name_hint for op in taken] == ["c", "d", "e", "g", "h"]
     assert_same_structure(fast_mod, _full(monkeypatch, SCALARS, "s.ttir"))
     fast = write_module(read_module(SCALARS, "s.ttir"), keep_text=False)
     with monkeypatch.context() as m:

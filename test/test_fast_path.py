@@ -211,21 +211,26 @@ def _long_line(body_extra: str = "") -> str:
     return one
 
 
-def _taken(monkeypatch, text: str, fast_path: str = "try_fast_op") -> int:
-    """How many ops of ``text`` the reader's ``fast_path`` built."""
+def taken_ops(monkeypatch, text: str, fast_path: str = "try_fast_op", name: str = "taken.ttir"):
+    """The ops of ``text`` that the reader's ``fast_path`` built, in order, and the module."""
     taken = []
     real = getattr(reader, fast_path)
 
     def counting(parser, start):
         found = real(parser, start)
         if found is not None:
-            taken.append(found[0].name)
+            taken.append(found[0])
         return found
 
     with monkeypatch.context() as m:
         m.setattr(reader, fast_path, counting)
-        read_module(text, "taken.ttir")
-    return len(taken)
+        module = read_module(text, name)
+    return taken, module
+
+
+def _taken(monkeypatch, text: str, fast_path: str = "try_fast_op") -> int:
+    """How many ops of ``text`` the reader's ``fast_path`` built."""
+    return len(taken_ops(monkeypatch, text, fast_path)[0])
 
 
 def _fast_ops_taken(monkeypatch, text: str) -> int:
