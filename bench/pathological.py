@@ -68,6 +68,28 @@ def cf_blocks(n: int) -> str:
     return build(3 * n + 6)
 
 
+def or_masks(n: int) -> str:
+    """One address loaded ``n`` times, each under the ``ori`` of the mask before and one more
+    comparison, a store every 7 loads: ``redundant-load``'s mask implication on a chain."""
+    t, p, it = "tensor<128xi1>", "tensor<128x!tt.ptr<f32>>", "tensor<128xi32>"
+    out = ["module {", "  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {",
+           f"    %r = tt.make_range {{end = 128 : i32, start = 0 : i32}} : {it}",
+           f"    %s = tt.splat %p : !tt.ptr<f32> -> {p}",
+           f"    %a = tt.addptr %s, %r : {p}, {it}",
+           f"    %t = tt.splat %q : !tt.ptr<f32> -> {p}",
+           f"    %b = tt.addptr %t, %r : {p}, {it}",
+           f"    %c0 = arith.constant dense<0> : {it}",
+           f"    %m0 = arith.cmpi sgt, %r, %c0 : {it}"]
+    for i in range(1, n):
+        out += [f"    %c{i} = arith.constant dense<{i}> : {it}",
+                f"    %k{i} = arith.cmpi slt, %r, %c{i} : {it}",
+                f"    %m{i} = arith.ori %m{i - 1}, %k{i} : {t}",
+                f"    %l{i} = tt.load %a, %m{i} : {p}"]
+        if i % 7 == 0:
+            out.append(f"    tt.store %b, %l{i} : {p}")
+    return "\n".join(out + ["    tt.return", "  }", "}", ""])
+
+
 SHAPES = {
     # name: (builder, sizes)
     "unterminated string": (unterminated, [100_000, 1_000_000, 5_000_000]),
@@ -78,6 +100,7 @@ SHAPES = {
     "nested !tt.ptr": (nested_ptr, [500, 2_000, 8_000]),
     "run of spaces": (spaces, [100_000, 1_000_000, 5_000_000]),
     "cf blocks": (cf_blocks, [5_000, 20_000, 80_000]),
+    "ori-chained masks": (or_masks, [1_000, 4_000, 16_000]),
 }
 
 
@@ -148,21 +171,29 @@ def time_command(text: str) -> tuple[float, int]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", help="also write the table to this file")
+    ap.add_argument("--passes", default=",".join(PASSES),
+                    help="the pipeline (a -p value: 'all' for every pass; default the three)")
+    ap.add_argument("--only", action="append", metavar="SHAPE",
+                    help="only these shapes (by name; repeatable)")
     ap.add_argument("--command", action="store_true",
                     help="instead: each shape at its largest size under 10 MB, through the "
                     "ttopt-opt command end to end (the hardening target: under 10 s)")
     args = ap.parse_args(argv)
+    PASSES[:] = args.passes.split(",")
+    shapes = {k: v for k, v in SHAPES.items() if not args.only or k in args.only}
+    flags = "".join(f"--only '{k}' " for k in args.only or ()) + (
+        f"--passes {args.passes} " if args.passes != "redundant-load,redundant-reduce,div-chain" else "")
     if args.command:
         rows = [f"{'input':22s} {'bytes':>10s} {'ttopt-opt s':>11s}  exit"]
-        for name, (build, sizes) in SHAPES.items():
+        for name, (build, sizes) in shapes.items():
             big = name.startswith("nested")  # (depth: Triton's own limit, not bytes)
             text = build(sizes[-1]) if big else ten_mb(build, sizes[-1])
             t, rc = time_command(text)
             rows.append(f"{name:22s} {len(text):10d} {t:11.2f}  {rc}")
             print(rows[-1], file=sys.stderr, flush=True)
-        return _report(rows, args.out, "--command ")
+        return _report(rows, args.out, "--command " + flags)
     rows = [f"{'input':22s} {'size':>9s} {'bytes':>10s} {'ttopt s':>8s} {'triton s':>8s}  outcome"]
-    for name, (build, sizes) in SHAPES.items():
+    for name, (build, sizes) in shapes.items():
         points = []
         for n in sizes:
             text = build(n)
@@ -175,7 +206,7 @@ def main(argv=None) -> int:
         (b0, t0), (b1, t1) = points[0], points[-1]
         slope = math.log(max(t1, 1e-6) / max(t0, 1e-6)) / math.log(b1 / b0)
         rows.append(f"{'':22s} log-log slope of ttopt's time against bytes: {slope:.2f}")
-    return _report(rows, args.out, "")
+    return _report(rows, args.out, flags)
 
 
 def _report(rows: list[str], out: str | None, flags: str) -> int:
