@@ -285,7 +285,10 @@ class TTIntLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "integer or ranked tensor of integer values"
 
     def ok(self, t: Attribute) -> bool:
-        return _signless(_tensor_elem(t))
+        return _tt_int(_tensor_elem(t))
+
+    def message(self, attr: Attribute) -> str:
+        return f"must be {_described(self.DESCRIPTION)}, but got '{attr}'"
 
 
 @dataclass(frozen=True)
@@ -308,7 +311,10 @@ class TTFloatLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "floating-point or ranked tensor of floating-point values"
 
     def ok(self, t: Attribute) -> bool:
-        return _float(_tensor_elem(t))
+        return _tt_float(_tensor_elem(t))
+
+    def message(self, attr: Attribute) -> str:
+        return f"must be {_described(self.DESCRIPTION)}, but got '{attr}'"
 
 
 @dataclass(frozen=True)
@@ -331,23 +337,60 @@ class TTLoadPtr(TypeKind):
         return is_pointer(_tensor_elem(t))
 
 
-# Triton's TT_Float and TT_Int: the element types some release (2.1 to 3.9) takes (each
-# release takes a part: f8E4M3B11FNUZ in 2.x, f8E4M3FN in 2.2-2.3 and 3.2+, f8E5M2FNUZ and
-# bf16/f64 in 3.0+, i4 in 3.2+; a type of another release is not refused here)
+# Triton's TT_Float and TT_Int, release by release (asked of each release's Triton, 2.1 to
+# 3.9: test_element_types): the element types every release takes, and those only some take
+# (a float type of no release, f8E4M3 or tf32, is refused; f8E4M3B11FNUZ by 3.x, i4 before
+# 3.2)
 _TT_FLOATS = frozenset({
-    BFloat16Type, Float16Type, Float32Type, Float64Type, Float8E4M3FNType,
-    Float8E4M3FNUZType, Float8E5M2Type, Float8E5M2FNUZType, Float8E4M3B11FNUZType,
+    BFloat16Type, Float16Type, Float32Type, Float64Type, Float8E4M3FNUZType, Float8E5M2Type,
 })
-_TT_INT_WIDTHS = frozenset({1, 4, 8, 16, 32, 64})
+_TT_FLOATS_OF: dict[type, tuple] = {
+    Float8E4M3FNType: (((2, 2), (2, 3)), ((3, 2), versions.NEWEST)),
+    Float8E5M2FNUZType: (((3, 0), versions.NEWEST),),
+    Float8E4M3B11FNUZType: ((versions.OLDEST, (2, 3)),),
+}
+_TT_INT_WIDTHS = frozenset({1, 8, 16, 32, 64})
+_I4_RELEASES = (((3, 2), versions.NEWEST),)
+
+
+def _tt_float(t: Attribute) -> bool:
+    """A ``TT_Float`` of a release the text may come from (:func:`versions.taken`)."""
+    cls = type(t)
+    if cls in _TT_FLOATS:
+        return True
+    ranges = _TT_FLOATS_OF.get(cls)
+    return ranges is not None and versions.taken(ranges)
+
+
+def _tt_int(t: Attribute) -> bool:
+    """A ``TT_Int``: signless, of 1, 8, 16, 32 or 64 bits (4: Triton 3.2+)."""
+    if not (type(t) is IntegerType or isinstance(t, IntegerType)):
+        return False
+    if t.signedness.data != Signedness.SIGNLESS:
+        return False
+    width = t.width.data
+    return width in _TT_INT_WIDTHS or (width == 4 and versions.taken(_I4_RELEASES))
 
 
 def _tt_element(t: Attribute) -> bool:
-    """A ``TT_Float``, a ``TT_Int`` (signless, of those widths) or a pointer."""
-    if type(t) in _TT_FLOATS:
+    """A ``TT_Float``, a ``TT_Int`` or a pointer (the common types first: one set lookup)."""
+    cls = type(t)
+    if cls in _TT_FLOATS:
         return True
-    if type(t) is IntegerType or isinstance(t, IntegerType):
-        return t.signedness.data == Signedness.SIGNLESS and t.width.data in _TT_INT_WIDTHS
-    return is_pointer(t)
+    if cls is IntegerType or isinstance(t, IntegerType):
+        return _tt_int(t)
+    if is_pointer(t):
+        return True
+    ranges = _TT_FLOATS_OF.get(cls)
+    return ranges is not None and versions.taken(ranges)
+
+
+def _described(words: str) -> str:
+    """Triton 3.x's words for a ``TT_`` constraint as the release being checked says them:
+    2.x says "tensor of" where 3.x says "ranked tensor of"."""
+    if versions.checked_release() >= (3, 0):
+        return words
+    return words.replace("ranked tensor of", "tensor of")
 
 
 @dataclass(frozen=True)
@@ -361,6 +404,12 @@ class TTTensor(TypeKind):
         return (type(t) is TensorType or isinstance(t, TensorType)) and _tt_element(
             t.element_type
         )
+
+    def message(self, attr: Attribute) -> str:
+        if versions.checked_release() >= (3, 0):
+            return super().message(attr)
+        return ("must be tensor of floating-point values or tensor of integer values or "
+                f"tensor of ptr values, but got '{attr}'")
 
 
 @dataclass(frozen=True)
@@ -376,6 +425,31 @@ class TTType(TypeKind):
 
     def ok(self, t: Attribute) -> bool:
         return _tt_element(_tensor_elem(t))
+
+    def message(self, attr: Attribute) -> str:
+        words = _described(self.DESCRIPTION)
+        if versions.checked_release() >= (3, 8):  # (3.8 no longer names the tensor pointer)
+            words = words.removesuffix(" or ptr")
+        return f"must be {words}, but got '{attr}'"
+
+
+_RELEASES_2 = ((versions.OLDEST, (2, 3)),)
+
+
+@dataclass(frozen=True)
+class TTTensorFrom3(TypeKind):
+    """``tt.broadcast``'s operand and result: Triton 3.x's ``TT_Tensor``, 2.x's ``TT_Type``
+    (a scalar too)."""
+
+    def ok(self, t: Attribute) -> bool:
+        if type(t) is TensorType or isinstance(t, TensorType):
+            return _tt_element(t.element_type)
+        return _tt_element(t) and versions.taken(_RELEASES_2)
+
+    def message(self, attr: Attribute) -> str:
+        if versions.checked_release() >= (3, 0):
+            return TTTensor().message(attr)
+        return TTType().message(attr)
 
 
 @dataclass(frozen=True)

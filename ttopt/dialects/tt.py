@@ -82,6 +82,7 @@ from .constraints import (
     TTLoadPtr,
     TTPtrLike,
     TTTensor,
+    TTTensorFrom3,
     TTType,
     DictArray,
     I32Cases,
@@ -819,27 +820,40 @@ class UnsplatOp(TritonOp):
 
 @irdl_triton_op
 class BroadcastOp(ArrowOp):
+    """Triton 2.x's has ``TT_Type`` operand and result (a scalar too) and no verifier of
+    its own (any shapes); 3.x's the rules of ``verify_``."""
+
     name = "tt.broadcast"
-    src = operand_def(TENSOR)
-    result = result_def(TENSOR)
+    src = operand_def(TTTensorFrom3())
+    result = result_def(TTTensorFrom3())
     traits = tt_traits(Pure())
     SYNTAX_VARIANTS: ClassVar[tuple] = PARENS_BEFORE_3
 
     def verify_(self) -> None:
         s, r = _types(self)
-        if s.element_type is not r.element_type:
+        if element_type(s) is not element_type(r):
             require_same_element_type(s, r)
+        if not (type(s) is TensorType and type(r) is TensorType):
+            if versions.taken(_RELEASES_2):
+                require_same_encoding(s, r)
+                return
+            raise VerifyException("rank of source must be same as rank of result")
         if s.encoding is not r.encoding and versions.current().release < (3, 9):
             require_same_encoding(s, r)  # (Triton 3.9 broadcasts into another layout too)
         ss, rs = shape_of(s), shape_of(r)
         if len(ss) != len(rs):
-            raise VerifyException("rank of source must be same as rank of result")
+            if not versions.taken(_RELEASES_2):
+                raise VerifyException("rank of source must be same as rank of result")
+            return
         for i, (a, b) in enumerate(zip(ss, rs)):
-            if a != 1 and a != b:
+            if a != 1 and a != b and not versions.taken(_RELEASES_2):
                 raise VerifyException(
                     f"Different dimensions at index {i} between source and result. "
                     "Broadcast requires the source dimension to be 1."
                 )
+
+
+_RELEASES_2 = ((versions.OLDEST, (2, 3)),)
 
 
 @irdl_triton_op

@@ -512,6 +512,36 @@ _FIRST_RELEASE = {
 }
 
 
+# ops later than 2.1 that no sign above names: asked only where a rule some releases break
+# needs the releases a text may come from (verify's span: a float type of 2.x alone on
+# tt.precise_sqrt is refused), not by every read
+_LATER_OPS = {
+    "tt.elementwise_inline_asm": (2, 2), "tt.extern_elementwise": (2, 2),
+    "tt.clampf": (3, 0), "tt.precise_sqrt": (3, 0), "tt.precise_divf": (3, 0),
+    "tt.mulhiui": (3, 0), "tt.histogram": (3, 0), "tt.join": (3, 0), "tt.split": (3, 0),
+    "tt.gather": (3, 3), "tt.make_tensor_descriptor": (3, 3), "tt.descriptor_gather": (3, 4),
+    "tt.descriptor_scatter": (3, 4), "tt.descriptor_reduce": (3, 4), "tt.unsplat": (3, 5),
+    "tt.map_elementwise": (3, 5),
+}
+
+
+def narrowed(span: tuple[tuple[int, int], tuple[int, int]], text: str):
+    """``span`` (the releases :func:`detect` allows ``text``) less those that lack an op the
+    text uses (:data:`_LATER_OPS`; an op in a comment or a string says nothing)."""
+    low, high = span
+    for name, first in _LATER_OPS.items():
+        if first <= low or name not in text:
+            continue
+        for m in re.finditer(rf"(?<![\w.]){re.escape(name)}(?![\w.])", text):
+            line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+            if line.endswith('"') and text.startswith('"(', m.end()):
+                line = line[:-1]  # (the name of an op in generic form)
+            if "//" not in line and line.count('"') % 2 == 0:
+                low = first
+                break
+    return (low, high) if low <= high else span
+
+
 @dataclass
 class Detected:
     low: tuple[int, int]
@@ -584,6 +614,7 @@ __all__ = [
     "detect",
     "no_properties",
     "no_properties_reason",
+    "narrowed",
     "parse_release",
     "show",
     "syntax",

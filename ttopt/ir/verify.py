@@ -159,11 +159,16 @@ def _verify(mod: TritonModule, xdsl: bool, parsed: ParseFacts | None = None,
 def _span_of(mod: TritonModule, release: tuple[int, int], reading: Reading | None):
     """How to tell the releases ``mod``'s text may come from (asked only by a rule that
     some of them break): what the reader knew (its layouts' reading), else the signs of
-    the text read as ``release`` (:func:`reading_span`)."""
-    if reading is not None and reading.release == release:
-        return reading.span
+    the text read as ``release`` (:func:`reading_span`), less the releases that lack an op
+    it uses (:func:`versions.narrowed`)."""
     source = mod.source
-    return (lambda: reading_span(source, release)) if source else None
+    if reading is not None and reading.release == release:
+        of = reading.span
+    elif source:
+        of = lambda: reading_span(source, release)  # noqa: E731
+    else:
+        return None
+    return (lambda: versions.narrowed(of(), source)) if source else of
 
 
 def _layouts(mod: TritonModule, release: tuple[int, int],
