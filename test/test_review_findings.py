@@ -1,4 +1,4 @@
-"""Bugs found by review (each test xfail, strict: it passes once the bug is fixed).
+"""Bugs found by this round's review, each fixed (the tests were strict xfails until then).
 
 * the plan-driven fast path (ttopt.ir.fast_formats) takes a line whose format ends in optional
   parts (``ttg.async_commit_group``'s ``(`tokens` $inputTokens^)?``) as a whole op, where
@@ -34,8 +34,6 @@ def _both(text: str, name: str, monkeypatch) -> tuple[str, str]:
     return fast, slow
 
 
-@pytest.mark.xfail(strict=True, reason="fast_formats: a plan ends the op at the line's end "
-                   "where its format's optional tail (`tokens %x`, `%x`) goes on in the next line")
 @pytest.mark.parametrize("fixture, before, after, triton_ok", [
     # Triton 3.6: "expected operation name in quotes" (it reads `%u` of the next line as the
     # group's operand); the plan takes `tokens` with no operand and ttopt accepts the text
@@ -60,8 +58,7 @@ def test_plan_does_not_end_an_op_whose_optional_tail_continues_below(
     assert fast == slow
 
 
-@pytest.mark.xfail(strict=True, reason="fast_ops: the program_dim regex reads `x` in a 2.x "
-                   "text, where tt.get_num_programs is `{axis = 0 : i32} : i32`")
+
 def test_regular_fast_path_keeps_release_syntax_of_get_num_programs(monkeypatch):
     path = FIXTURES / "versions" / "2.1.0" / "sm90" / "debug_ops.ttir"
     before = "%2 = tt.get_num_programs {axis = 0 : i32} : i32"
@@ -73,15 +70,19 @@ def test_regular_fast_path_keeps_release_syntax_of_get_num_programs(monkeypatch)
     assert fast == slow  # (fast: accepted, and written back with 2.x and 3.x syntax mixed)
 
 
-@pytest.mark.xfail(strict=True, reason="custom<I32List>: values past int32 are accepted "
-                   "(up to 2**32 - 1) or an internal error (ValueError), not an input error")
-@pytest.mark.parametrize("value", ["2147483648", "4294967296"])
+@pytest.mark.parametrize("value", ["2147483648", "4294967296", "-2147483649"])
 def test_i32_list_out_of_range_is_an_input_error(value):
     """Triton 3.6: "custom op 'ttg.memdesc_subslice' integer value too large" for both."""
     text = KERNEL.replace(
         "ttg.local_dealloc %m",
         f"%ss = ttg.memdesc_subslice %a [{value}] : !ttg.memdesc<64xf32, #shared, #smem> -> "
         "!ttg.memdesc<32xf32, #shared, #smem>\n    ttg.local_dealloc %m", 1)
+    from ttopt.oracle import triton_accepts
+
+    assert not triton_accepts(text).ok
     with pytest.raises(ttopt.TTOptError) as info:
         ttopt.optimize(text, [], "k.ttgir")
     assert not isinstance(info.value, ttopt.errors.TTOptInternalError)
+    line = 1 + text[: text.index(f"[{value}]")].count("\n")
+    col = text.index(f"[{value}]") - text.rindex("\n", 0, text.index(f"[{value}]"))
+    assert str(info.value) == f"k.ttgir:{line}:{col + 1}: error: integer value too large"

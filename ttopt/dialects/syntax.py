@@ -108,7 +108,14 @@ class I32List(CustomDirective):
     attr: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        values = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_integer)
+        def value() -> int:
+            at = peek_token(parser).span
+            v = parser.parse_integer()
+            if not -(1 << 31) <= v < (1 << 31):  # (MLIR's words, at the value)
+                parser.raise_error("integer value too large", at)
+            return v
+
+        values = parser.parse_comma_separated_list(parser.Delimiter.NONE, value)
         self.attr.set(state, i32_array(values))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:

@@ -80,6 +80,28 @@ class Plan:
     steps: tuple
     operand_types: tuple
     result_types: tuple
+    open_end: tuple = ()
+    """What, after the line, would go on with the op: the starts of the optional parts its
+    format ends with (``tokens``, ``%`` or ``,`` of an operand list, ``{``).  The reader takes
+    an op for ended at its line's end where the next line starts like an op (``%x = ..``,
+    ``fast_ops.continues``): true of a format that ends in a type, not of one that may end in
+    an absent group (``ttg.async_commit_group`` then ``%t0`` below: its operand)."""
+
+
+def _open_end(steps) -> tuple:
+    """:attr:`Plan.open_end` of ``steps`` (a group's own steps included)."""
+    found: list[str] = []
+    for kind, arg in reversed(steps):
+        if kind == _DICT:
+            found.append("{")
+        elif kind in (_VALUES, _OPTIONAL_VALUES, _TYPES):
+            found += ["%", ","] if kind != _TYPES else [","]
+        elif kind == _GROUP:
+            first, _, then, other, _ = arg
+            found += [first, *_open_end(then), *_open_end(other)]
+        else:
+            break  # (a part the op must have: the op cannot go on past it unseen)
+    return tuple(dict.fromkeys(found))
 
 
 def _first_text(stmt) -> str | None:
@@ -244,7 +266,7 @@ def make_plan(program, op_def) -> Plan | None:
         return None
     if any(t is None for i, t in enumerate(result_types) if i not in typed_results):
         return None
-    return Plan(steps, operand_types, result_types)
+    return Plan(steps, operand_types, result_types, _open_end(steps))
 
 
 _PLANS: dict = {}  # (class, id(program)) -> plan or None: the classes with release variants
@@ -377,6 +399,10 @@ def read_with_plan(parser, cls, plan: Plan, text: str, i: int, end: int, n_resul
     i = run.steps(plan.steps, i)
     if i < 0 or _blanks(text, i, end) != end:
         return None
+    if plan.open_end:  # (the op may go on past its line: the full parser sees where it ends)
+        nxt = SKIP.match(text, end).end()
+        if nxt < len(text) and text.startswith(plan.open_end, nxt):
+            return None
     if run.all_operand_types is not None and not run.share_out_operand_types():
         return None
     operands = []

@@ -36,7 +36,7 @@ from xdsl.utils.lexer import Span
 
 from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES, CompareOp, ConstantOp, SelectOp
 from ..dialects.base import int_attr
-from ..dialects.declarative import has_format
+from ..dialects.declarative import has_format, variant_active
 from ..dialects.families import ArrowOp, BinaryOp, CastOp
 from ..dialects.tt import (
     CACHE_MODIFIER,
@@ -266,6 +266,11 @@ def try_fast_op(parser, start: int):
         return None
     op = None
     kind = _kind(cls)
+    if kind is not None and _has_variants(cls):
+        from ..dialects.versions import current
+
+        if variant_active(cls, current()):  # (another release's format: the plan's)
+            kind = None
     if kind is not None:
         op = _by_kind(parser, cls, kind, op_name, text, m.start(3), tail)
     if op is None:  # (an op whose format is simple enough: read by its plan)
@@ -449,6 +454,12 @@ def _scalar_constant(cls, tail: str):
 
 
 _FLOAT_CONSTANT = re.compile(r"(-?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?) : (f16|bf16|f32|f64)")
+
+
+@lru_cache(maxsize=None)
+def _has_variants(cls) -> bool:
+    """Has op class ``cls`` formats of other releases (``SYNTAX_VARIANTS``)?"""
+    return bool(getattr(cls, "SYNTAX_VARIANTS", ()))
 
 
 _item = tuple.__getitem__  # (xDSL's SSAValues.__getitem__ is a Python function)
