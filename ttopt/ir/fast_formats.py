@@ -88,19 +88,34 @@ class Plan:
     an absent group (``ttg.async_commit_group`` then ``%t0`` below: its operand)."""
 
 
-def _open_end(steps) -> tuple:
-    """:attr:`Plan.open_end` of ``steps`` (a group's own steps included)."""
+def _starts(kind, arg, read: bool) -> list[str]:
+    """What could go on with step ``(kind, arg)`` after the line: where it read something
+    (``read``), only a list's next item; where it read nothing, its own start."""
+    if kind == _DICT:
+        return [] if read else ["{"]
+    if kind in (_VALUES, _OPTIONAL_VALUES):
+        return [","] if read else ["%", ","]
+    if kind == _TYPES:
+        return [","]
+    if kind == _GROUP:
+        first, _, then, other, _ = arg
+        inner = [t for k, a in then for t in _starts(k, a, False)]
+        return inner if read else [first, *inner, *(t for k, a in other for t in _starts(k, a, False))]
+    return []
+
+
+def _open_end(steps, read=None) -> tuple:
+    """:attr:`Plan.open_end` of ``steps``; with ``read`` (per step: did it read text), of
+    one run of them: the trailing steps that read nothing, and the last that did."""
     found: list[str] = []
-    for kind, arg in reversed(steps):
-        if kind == _DICT:
-            found.append("{")
-        elif kind in (_VALUES, _OPTIONAL_VALUES, _TYPES):
-            found += ["%", ","] if kind != _TYPES else [","]
-        elif kind == _GROUP:
-            first, _, then, other, _ = arg
-            found += [first, *_open_end(then), *_open_end(other)]
-        else:
+    for n in range(len(steps) - 1, -1, -1):
+        kind, arg = steps[n]
+        if kind not in (_DICT, _VALUES, _OPTIONAL_VALUES, _TYPES, _GROUP):
             break  # (a part the op must have: the op cannot go on past it unseen)
+        did = read is not None and read[n]
+        found += _starts(kind, arg, did)
+        if did:
+            break
     return tuple(dict.fromkeys(found))
 
 
@@ -396,12 +411,13 @@ def read_with_plan(parser, cls, plan: Plan, text: str, i: int, end: int, n_resul
     """Run ``plan`` over ``text[i:end]`` (the op after its name), which names ``n_results``
     results: the op, or None."""
     run = _Run(parser, cls, text, end, plan)
-    i = run.steps(plan.steps, i)
+    i = run.steps(plan.steps, i, top=True)
     if i < 0 or _blanks(text, i, end) != end:
         return None
     if plan.open_end:  # (the op may go on past its line: the full parser sees where it ends)
+        open_end = _open_end(plan.steps, run.read)
         nxt = SKIP.match(text, end).end()
-        if nxt < len(text) and text.startswith(plan.open_end, nxt):
+        if open_end and nxt < len(text) and text.startswith(open_end, nxt):
             return None
     if run.all_operand_types is not None and not run.share_out_operand_types():
         return None
@@ -445,12 +461,16 @@ class _Run:
         self.operand_types = list(plan.operand_types)
         self.result_types = list(plan.result_types)
         self.all_operand_types = None  # (`functional-type(operands, ...)`: the list)
+        self.read: list = []  # (per step of the plan: did it read text)
 
-    def steps(self, steps, i: int) -> int:
-        """Run ``steps`` from ``i``: where they stopped, or -1."""
+    def steps(self, steps, i: int, top: bool = False) -> int:
+        """Run ``steps`` from ``i``: where they stopped, or -1.  (``top``: the plan's own
+        steps, for each of which :attr:`read` says whether it read text.)"""
         text, end, parser = self.text, self.end, self.parser
         for kind, arg in steps:
             i = _blanks(text, i, end)
+            if top:
+                self.read.append(i)
             if kind == _VALUE:
                 m = _OPERAND.match(text, i, end)
                 if m is None:
@@ -512,6 +532,8 @@ class _Run:
                 i = self.functional(arg, i)
             if i < 0:
                 return -1
+            if top:
+                self.read[-1] = i > self.read[-1]
         return i
 
     def share_out_operand_types(self) -> bool:
