@@ -439,3 +439,54 @@ def test_a_property_binds_in_the_releases_that_define_it_without_triton():
         "attributes")
     dot = RELEASE_BOUND["dot"][0]
     assert _ttopt(dot, (2, 1)) is None and _ttopt(dot, (2, 2)) is not None
+
+
+# ------------------------------------------------------------------ cache and eviction hints
+# TT_CacheModifierAttr: 1 - 6 up to 3.1, 1 - 7 from 3.2; TT_EvictionPolicyAttr: 1 - 3; 3.9
+# has neither (its cachePolicy): any value there (a name tt.load does not define)
+def _load(release, cache: int, evict: int) -> str:
+    if release < (3, 0):  # (2.x: the hints in the attribute dictionary, every one)
+        ptr = "!tt.ptr<f32>" if release < (2, 2) else "!tt.ptr<f32, 1>"
+        return _func(f"    %v = tt.load %p {{cache = {cache} : i32, evict = {evict} : i32, "
+                     "isVolatile = false} : f32\n", f"%p: {ptr}")
+    # (3.0 - 3.8: a load with a keyword hint, a sign of those releases: 3.9 takes any value)
+    keyword = "    %w = tt.load %p cacheModifier = ca : !tt.ptr<f32>\n" if release < (3, 9) else ""
+    return _func(keyword + f'    %v = "tt.load"(%p) <{{cache = {cache} : i32, evict = {evict} : i32, '
+                 "operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tt.ptr<f32>) -> f32\n",
+                 "%p: !tt.ptr<f32>")
+
+
+HINTS = [(1, 1), (6, 3), (7, 1), (8, 1), (0, 1), (1, 4), (1, 0)]
+
+
+def _hints_taken(release, cache: int, evict: int) -> bool:
+    if release >= (3, 9):
+        return True
+    return 1 <= cache <= (7 if release >= (3, 2) else 6) and 1 <= evict <= 3
+
+
+@pytest.mark.versions
+@pytest.mark.parametrize("release", [(2, 1), (2, 3), (3, 0), (3, 1), (3, 2), (3, 6), (3, 8), (3, 9)],
+                         ids=versions.show)
+def test_load_hints_are_each_release_s_cases(release, tmp_path):
+    texts = {f"c{c}e{e}": _load(release, c, e) for c, e in HINTS}
+    triton = _triton(release, tmp_path, texts)
+    for (c, e), name in zip(HINTS, texts):
+        assert (triton[name] is None) == _hints_taken(release, c, e), (name, triton[name])
+        assert (_ttopt(texts[name], release) is None) == _hints_taken(release, c, e), name
+
+
+def test_load_hints_without_triton():
+    assert _ttopt(_load((3, 6), 7, 1), (3, 6)) is None
+    assert _ttopt(_load((3, 1), 7, 1), (3, 1)) == (
+        4, 5, "'tt.load' op attribute 'cache' failed to satisfy constraint: allowed 32-bit signless "
+              "integer cases: 1, 2, 3, 4, 5, 6")
+    assert _ttopt(_load((3, 6), 1, 4), (3, 6)) == (
+        4, 5, "'tt.load' op attribute 'evict' failed to satisfy constraint: allowed 32-bit signless "
+              "integer cases: 1, 2, 3")
+    assert _ttopt(_load((3, 9), 8, 4), (3, 9)) is None
+    # a text of 2.1 - 3.9 (no sign): 3.9 takes any value
+    assert _ttopt(_load((3, 9), 8, 4)) is None
+    assert _ttopt(_load((3, 6), 8, 4)) is not None  # (3.0 - 3.8: its keyword hint)
+    # 7 is a case of 3.2+
+    assert _ttopt(_load((2, 1), 7, 1), (2, 1)) is not None

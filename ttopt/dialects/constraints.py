@@ -526,6 +526,40 @@ class I32Cases(AttrConstraint):
 
 
 @dataclass(frozen=True)
+class I32Enum(AttrConstraint):
+    """An ``I32EnumAttr`` property whose cases differ by release (``TT_CacheModifierAttr``:
+    1 - 6 up to 3.1, 1 - 7 from 3.2): ``width`` checks the kind and width (its message),
+    then the value must be a case of a release the text may come from (``cases``: (first,
+    last, the cases), contiguous; a release after the last has no such property: any
+    value)."""
+
+    width: AttrConstraint
+    cases: tuple[tuple[tuple[int, int], tuple[int, int], frozenset[int]], ...]
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        self.width.verify(attr, constraint_context)
+        value = attr.value.data  # type: ignore[attr-defined]
+        if all(value in c for _, _, c in self.cases):
+            return
+        low, high = versions.checked_span()
+        if high > self.cases[-1][1] or any(
+            value in c and first <= high and low <= last for first, last, c in self.cases
+        ):
+            return
+        release = versions.checked_release()
+        shown = next((c for first, last, c in self.cases if first <= release <= last),
+                     self.cases[-1][2])
+        raise VerifyException(
+            "allowed 32-bit signless integer cases: " + ", ".join(map(str, sorted(shown))))
+
+    def get_bases(self):
+        return self.width.get_bases()
+
+    def mapping_type_vars(self, type_var_mapping):
+        return self
+
+
+@dataclass(frozen=True)
 class DictArray(AttrConstraint):
     """MLIR's ``DictArrayAttr`` (``tt.call``'s ``arg_attrs``): an array of dictionaries."""
 
@@ -646,6 +680,7 @@ __all__ = [
     "ExactType",
     "TypeOfClass",
     "I32Cases",
+    "I32Enum",
     "DictArray",
     "InReleases",
     "in_releases",

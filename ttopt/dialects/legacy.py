@@ -55,7 +55,7 @@ from .syntax import (
 )
 from .traits import ReadWriteEffect
 from .constraints import in_releases
-from .tt import I32_ATTR, PTR, DotLikeOp, MemSemantic, MemSyncScope
+from .tt import CACHE, EVICT, I32_ATTR, PTR, DotLikeOp, MemSemantic, MemSyncScope
 from .tt_attrs import MEM_SEMANTIC, MEM_SYNC_SCOPE, SCALE_DOT_ELEM_TYPE
 from .tt_attrs import PointerType
 from .ttg import I1, I32, MEMDESC, MemDescType
@@ -182,8 +182,8 @@ class InsertSliceAsyncOp(TritonOp):
     mask = opt_operand_def()
     other = opt_operand_def()
     result = result_def()
-    cache = prop_def(I32_ATTR)
-    evict = prop_def(I32_ATTR)
+    cache = prop_def(CACHE)
+    evict = prop_def(EVICT)
     isVolatile = prop_def(BoolAttr)
     axis = prop_def(I32_ATTR)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -309,8 +309,8 @@ class ExperimentalDescriptorLoadOp(TritonOp):
     desc = operand_def()
     indices = var_operand_def(I32)
     result = result_def()
-    cache = opt_prop_def(I32_ATTR)
-    evict = opt_prop_def(I32_ATTR)
+    cache = opt_prop_def(CACHE)
+    evict = opt_prop_def(EVICT)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryReadEffect())
     assembly_format = "$desc `[` $indices `]` attr-dict `:` type($desc) `->` type($result)"
@@ -340,8 +340,8 @@ class AsyncTMACopyGlobalToLocalPtrOp(TritonOp):
     barrier = operand_def(MEMDESC)
     result = operand_def(MEMDESC)
     pred = operand_def(I1)
-    cache = opt_prop_def(I32_ATTR)
-    evict = opt_prop_def(I32_ATTR)
+    cache = opt_prop_def(CACHE)
+    evict = opt_prop_def(EVICT)
     isVolatile = opt_prop_def(BoolAttr)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(ReadWriteEffect())

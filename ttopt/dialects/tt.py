@@ -86,6 +86,7 @@ from .constraints import (
     TTType,
     DictArray,
     I32Cases,
+    I32Enum,
     TypeOfClass,
     in_releases,
     bit_width,
@@ -164,6 +165,13 @@ DICT_ARRAY = DictArray()
 """``DictArrayAttr`` (``arg_attrs``, ``res_attrs``)."""
 PADDING = I32Cases((1, 2))
 """``TT_PaddingOptionAttr``: ``PAD_ZERO`` (1), ``PAD_NAN`` (2)."""
+CACHE = I32Enum(I32_ATTR, (
+    (versions.OLDEST, (3, 1), frozenset(range(1, 7))), ((3, 2), (3, 8), frozenset(range(1, 8))),
+))
+"""``TT_CacheModifierAttr`` (``WT``, 7, is 3.2's); 3.9 has ``cachePolicy`` instead (ttopt keeps
+``cache``: in a 3.9 text any value goes)."""
+EVICT = I32Enum(I32_ATTR, ((versions.OLDEST, (3, 8), frozenset({1, 2, 3})),))
+"""``TT_EvictionPolicyAttr``: ``NORMAL``, ``EVICT_FIRST``, ``EVICT_LAST``."""
 
 ProgramDim = i32_enum_directive("ProgramDim", PROGRAM_DIM, "program dimension")
 RoundingMode = i32_enum_directive("RoundingMode", ROUNDING_MODE, "rounding mode")
@@ -338,8 +346,8 @@ class LoadOp(TritonOp):
     result = result_def()
     boundaryCheck = opt_prop_def(I32_ARRAY)
     padding = opt_prop_def(PADDING)
-    cache = opt_prop_def(I32_ATTR)
-    evict = opt_prop_def(I32_ATTR)
+    cache = opt_prop_def(CACHE)
+    evict = opt_prop_def(EVICT)
     isVolatile = opt_prop_def(BoolAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = tt_traits(LoadEffects())
@@ -425,8 +433,8 @@ class StoreOp(TritonOp):
     value = operand_def()
     mask = opt_operand_def(BoolLike())
     boundaryCheck = opt_prop_def(I32_ARRAY)
-    cache = opt_prop_def(I32_ATTR)
-    evict = opt_prop_def(I32_ATTR)
+    cache = opt_prop_def(CACHE)
+    evict = opt_prop_def(EVICT)
     traits = tt_traits(MemoryWriteEffect())
 
     def __init__(
@@ -1736,8 +1744,8 @@ class DescriptorLoadOp(TritonOp):
     desc = operand_def()
     indices = var_operand_def()
     result = result_def()
-    cache = opt_prop_def(I32_ATTR)
-    evict = opt_prop_def(I32_ATTR)
+    cache = opt_prop_def(CACHE)
+    evict = opt_prop_def(EVICT)
     traits = tt_traits(MemoryReadEffect())
 
     @classmethod

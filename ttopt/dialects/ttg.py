@@ -70,7 +70,7 @@ from .syntax import (
     resolve_all,
 )
 from .traits import ReadWriteEffect
-from .tt import I32_ARRAY, I32_ATTR, PTR
+from .tt import CACHE, EVICT, I32_ARRAY, I32_ATTR, PTR
 from .layouts import layout_attr
 from .tt_attrs import i1_like, loaded_type, opaque_attr
 
@@ -223,8 +223,8 @@ class AsyncCopyGlobalToLocalOp(TritonOp):
     mask = opt_operand_def()
     other = opt_operand_def()
     token = result_def()
-    cache = opt_prop_def(I32_ATTR)
-    evict = opt_prop_def(I32_ATTR)
+    cache = opt_prop_def(CACHE)
+    evict = opt_prop_def(EVICT)
     isVolatile = opt_prop_def(BoolAttr)
     contiguity = opt_prop_def(in_releases(I32_ATTR, (3, 6)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)

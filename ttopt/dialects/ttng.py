@@ -80,7 +80,7 @@ from .syntax import (
     resolve_all,
 )
 from .traits import ReadWriteEffect
-from .tt import I32_ATTR, PTR, PTR_TYPE, TENSOR, TENSORDESC, DotLikeOp
+from .tt import CACHE, EVICT, I32_ATTR, PTR, PTR_TYPE, TENSOR, TENSORDESC, DotLikeOp
 from .tt_attrs import DESCRIPTOR_REDUCE_KIND, SCALE_DOT_ELEM_TYPE
 from .ttg import ASYNC_TOKEN, MEMDESC, TOKEN, TTNG_LAYOUTS
 
@@ -280,8 +280,8 @@ class AsyncTMACopyGlobalToLocalOp(TritonOp):
     barrier = operand_def(MEMDESC)
     result = operand_def(MEMDESC)
     pred = operand_def(I1)
-    cache = opt_prop_def(I32_ATTR)
-    evict = opt_prop_def(I32_ATTR)
+    cache = opt_prop_def(CACHE)
+    evict = opt_prop_def(EVICT)
     isVolatile = opt_prop_def(BoolAttr)
     multicast = opt_prop_def(in_releases(UnitAttr, (3, 7)))
     traits = traits_def(ReadWriteEffect())
