@@ -259,8 +259,8 @@ def _generic_properties(mod: TritonModule, release: tuple[int, int]) -> None:
     span = None
     for op in mod.generic_ops:
         until = versions.NO_PROPERTIES_UNTIL.get(op.name)
-        if until is None or release > until or op not in offsets:
-            continue
+        if until is None or release > until or op not in offsets or op.parent is None:
+            continue  # (op.parent: an op a pass has taken out)
         if span is None:
             span = versions.checked_span()
         if not versions.no_properties(op.name, span):
