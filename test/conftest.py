@@ -272,3 +272,17 @@ def _private_triton_cache(tmp_path_factory):
     """Triton must never serve a cached cubin to a test: one fresh cache per session."""
     os.environ["TRITON_CACHE_DIR"] = str(tmp_path_factory.mktemp("triton-cache"))
     yield
+
+
+def ttopt_refusal(text: str, release=None) -> tuple[int, int, str] | None:
+    """ttopt's refusal of ``text`` read as ``release`` (a tuple; None: as detected):
+    ``(LINE, COL, MESSAGE)``, or None where it reads it."""
+    from ttopt.dialects import versions
+    from ttopt.errors import TTOptError
+    from ttopt.ir.reader import read_module
+
+    try:
+        read_module(text, "k.ttir", triton_version=versions.show(release) if release else None)
+    except TTOptError as e:
+        return e.line, e.col, e.message
+    return None

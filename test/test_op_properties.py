@@ -27,10 +27,9 @@ import re
 
 import pytest
 
-from conftest import ReleaseOracle
+from conftest import ReleaseOracle, ttopt_refusal
 from ttopt.dialects import DIALECTS, versions
 from ttopt.dialects.legacy import LEGACY
-from ttopt.errors import TTOptError
 from ttopt.ir.reader import read_module
 
 RELEASES = versions.RELEASES
@@ -47,14 +46,6 @@ def _op_names() -> list[str]:
     return sorted(n for n in names if n.split(".")[0] in
                   ("tt", "ttg", "ttng", "arith", "math", "scf", "cf", "gpu", "ub", "llvm"))
 
-
-def _ttopt(text: str, release=None) -> tuple[int, int, str] | None:
-    """ttopt's refusal of ``text`` read as ``release`` (LINE, COL, MESSAGE), or None."""
-    try:
-        read_module(text, "k.ttir", triton_version=versions.show(release) if release else None)
-    except TTOptError as e:
-        return e.line, e.col, e.message
-    return None
 
 
 def _triton(release, tmp_path, texts: dict[str, str]) -> dict[str, tuple[int, int, str] | None]:
@@ -159,23 +150,23 @@ def test_properties_on_an_op_without_are_refused_as_triton_refuses_them(release,
     for name in texts:
         refused = CASES[name][2]
         assert (triton[name] is not None) == (release in refused), (name, triton[name])
-        assert _ttopt(texts[name], release) == triton[name], name
+        assert ttopt_refusal(texts[name], release) == triton[name], name
 
 
 def test_the_refusals_of_triton_3_6():
     """Triton 3.6's words (as the versions test above checks them, here without Triton)."""
     text = _func(CASES["return_values"][0])
-    assert _ttopt(text) == (3, 5, (
+    assert ttopt_refusal(text) == (3, 5, (
         'invalid properties {a = "q\\22", b = 1 : i64, c, f = [1, 2.000000e+00, "s", [3], '
         '4 : i32, true, {z = 5 : i64}], g = 0x7FC00000 : f32, h = -5.000000e-01 : f64, '
         '"s p" = 2 : i32} for op tt.return: this operation does not support properties'))
-    assert _ttopt(_func(*CASES["splat_result"][:2])) == (
+    assert ttopt_refusal(_func(*CASES["splat_result"][:2])) == (
         3, 10, "invalid properties {} for op tt.splat: this operation does not support properties")
-    assert _ttopt(_func(*CASES["multiline"][:2])) == (
+    assert ttopt_refusal(_func(*CASES["multiline"][:2])) == (
         3, 10, "invalid properties {a = 1 : i64} for op tt.bitcast: this operation does not "
                "support properties")
-    assert _ttopt(_func(*CASES["first_of_two"][:2]))[:2] == (4, 10)
-    assert _ttopt(_func(*CASES["unknown_name"][:2])) is None
+    assert ttopt_refusal(_func(*CASES["first_of_two"][:2]))[:2] == (4, 10)
+    assert ttopt_refusal(_func(*CASES["unknown_name"][:2])) is None
 
 
 def test_each_release_s_words():
@@ -185,7 +176,7 @@ def test_each_release_s_words():
                            ((3, 7), "this operation does not support properties"),
                            ((3, 8), "this operation has empty properties"),
                            ((3, 9), "this operation has empty properties")):
-        assert _ttopt(text, release) == (3, 5, f"invalid properties {{}} for op tt.return: {words}")
+        assert ttopt_refusal(text, release) == (3, 5, f"invalid properties {{}} for op tt.return: {words}")
 
 
 def test_releases_the_text_may_come_from_decide():
@@ -193,21 +184,21 @@ def test_releases_the_text_may_come_from_decide():
     ``arith.addi`` has none before 3.0."""
     addi = '    %0 = "arith.addi"(%x, %x) <{}> : (i32, i32) -> i32\n'
     no_sign = _func(addi, "%x: i32")  # (any release: 3.x reads it)
-    assert _ttopt(no_sign) is None
+    assert ttopt_refusal(no_sign) is None
     # a 2.x sign (`tt.splat %x : (T) -> U`): 2.1 - 2.3, read as 2.3
     old = _func("    %s = tt.splat %x : (i32) -> tensor<4xi32>\n" + addi, "%x: i32")
-    assert _ttopt(old) == (4, 10, "invalid properties {} for op arith.addi: this operation does "
+    assert ttopt_refusal(old) == (4, 10, "invalid properties {} for op arith.addi: this operation does "
                                   "not support properties")
-    assert _ttopt(no_sign, (2, 2)) is not None
-    assert _ttopt(no_sign, (3, 0)) is None
+    assert ttopt_refusal(no_sign, (2, 2)) is not None
+    assert ttopt_refusal(no_sign, (3, 0)) is None
     # the op spelled as the text spells it
     text = _func('    %0 = "triton_gpu.convert_layout"(%x) <{}> : (tensor<4xi32>) -> '
                  'tensor<4xi32>\n', "%x: tensor<4xi32>")
-    assert _ttopt(text) == (3, 10, "invalid properties {} for op triton_gpu.convert_layout: this "
+    assert ttopt_refusal(text) == (3, 10, "invalid properties {} for op triton_gpu.convert_layout: this "
                                    "operation does not support properties")
     # ttg.convert_layout has properties in 3.9
     text = text.replace("triton_gpu.", "ttg.")
-    assert _ttopt(text) is None and _ttopt(text, (3, 8)) is not None
+    assert ttopt_refusal(text) is None and ttopt_refusal(text, (3, 8)) is not None
 
 
 @pytest.mark.versions
@@ -222,7 +213,7 @@ def test_releases_of_the_span_as_triton(release, tmp_path):
         cases["convert"] = cases["convert"].replace("ttg.", "triton_gpu.")
     triton = _triton(release, tmp_path, cases)
     for name, text in cases.items():
-        assert _ttopt(text, release) == triton[name], name
+        assert ttopt_refusal(text, release) == triton[name], name
 
 
 # ------------------------------------------------------------------ tt.mulhiui & co.
@@ -245,7 +236,7 @@ def test_triton_s_arithmetic_ops_have_no_properties(triton36):
     for name, (body, ok) in FLAGS.items():
         text = _func(body, "%a: i32, %f: f32")
         assert triton36(text) == ok, name
-        assert (_ttopt(text) is None) == ok, (name, _ttopt(text))
+        assert (ttopt_refusal(text) is None) == ok, (name, ttopt_refusal(text))
     out = read_module(_func(FLAGS["mulhiui_attr"][0], "%a: i32, %f: f32"), "k.ttir")
     op = next(o for o in out.op.walk() if o.name == "tt.mulhiui")
     assert dict(op.attributes) and not op.properties
@@ -353,7 +344,7 @@ def test_the_properties_added_are_triton_3_6_s(tmp_path):
     triton = _triton((3, 6), tmp_path, texts)
     for name, (_, _, _, refusal) in MUTATIONS.items():
         theirs, ours = _words(refusal)
-        got = _ttopt(texts[name], (3, 6))
+        got = ttopt_refusal(texts[name], (3, 6))
         if refusal is None:
             assert triton[name] is None and got is None, (name, triton[name], got)
             continue
@@ -364,7 +355,7 @@ def test_the_properties_added_are_triton_3_6_s(tmp_path):
 def test_the_properties_added_without_triton():
     """ttopt's refusals of the test above (which checks them against Triton 3.6)."""
     for name, (f, old, new, refusal) in MUTATIONS.items():
-        got = _ttopt(_mutate(_fixture("3.6.0", f), old, new), (3, 6))
+        got = ttopt_refusal(_mutate(_fixture("3.6.0", f), old, new), (3, 6))
         assert (got[2] if got else None) == _words(refusal)[1], name
 
 
@@ -401,7 +392,7 @@ def test_a_property_binds_in_the_releases_that_define_it(release, tmp_path):
     for name, text in cases.items():
         refused = release in RELEASE_BOUND[name][1]
         assert (triton[name] is not None) == refused, (name, triton[name])
-        assert (_ttopt(text, release) is not None) == refused, name
+        assert (ttopt_refusal(text, release) is not None) == refused, name
 
 
 # the same in each release's own kernels: (fixture, text, replacement, first release that
@@ -424,7 +415,7 @@ def test_a_property_binds_in_the_releases_that_define_it_in_their_kernels(name, 
     text = _mutate(_fixture(version, fixture), old, new)
     triton = _triton(release, tmp_path, {name: text})[name]
     assert (triton is not None) == (release >= first), triton
-    got = _ttopt(text, release)
+    got = ttopt_refusal(text, release)
     assert (got is not None) == (release >= first), got
     if got is not None:  # (Triton names the constraint; ttopt says what xDSL's says)
         what = got[2].split(" failed to satisfy constraint: ")[0]
@@ -433,12 +424,12 @@ def test_a_property_binds_in_the_releases_that_define_it_in_their_kernels(name, 
 
 def test_a_property_binds_in_the_releases_that_define_it_without_triton():
     call = RELEASE_BOUND["call"][0]
-    assert _ttopt(call, (3, 2)) is None
-    assert _ttopt(call, (3, 3))[2] == (
+    assert ttopt_refusal(call, (3, 2)) is None
+    assert ttopt_refusal(call, (3, 3))[2] == (
         "'tt.call' op attribute 'arg_attrs' failed to satisfy constraint: Array of dictionary "
         "attributes")
     dot = RELEASE_BOUND["dot"][0]
-    assert _ttopt(dot, (2, 1)) is None and _ttopt(dot, (2, 2)) is not None
+    assert ttopt_refusal(dot, (2, 1)) is None and ttopt_refusal(dot, (2, 2)) is not None
 
 
 # ------------------------------------------------------------------ cache and eviction hints
@@ -473,20 +464,20 @@ def test_load_hints_are_each_release_s_cases(release, tmp_path):
     triton = _triton(release, tmp_path, texts)
     for (c, e), name in zip(HINTS, texts):
         assert (triton[name] is None) == _hints_taken(release, c, e), (name, triton[name])
-        assert (_ttopt(texts[name], release) is None) == _hints_taken(release, c, e), name
+        assert (ttopt_refusal(texts[name], release) is None) == _hints_taken(release, c, e), name
 
 
 def test_load_hints_without_triton():
-    assert _ttopt(_load((3, 6), 7, 1), (3, 6)) is None
-    assert _ttopt(_load((3, 1), 7, 1), (3, 1)) == (
+    assert ttopt_refusal(_load((3, 6), 7, 1), (3, 6)) is None
+    assert ttopt_refusal(_load((3, 1), 7, 1), (3, 1)) == (
         4, 5, "'tt.load' op attribute 'cache' failed to satisfy constraint: allowed 32-bit signless "
               "integer cases: 1, 2, 3, 4, 5, 6")
-    assert _ttopt(_load((3, 6), 1, 4), (3, 6)) == (
+    assert ttopt_refusal(_load((3, 6), 1, 4), (3, 6)) == (
         4, 5, "'tt.load' op attribute 'evict' failed to satisfy constraint: allowed 32-bit signless "
               "integer cases: 1, 2, 3")
-    assert _ttopt(_load((3, 9), 8, 4), (3, 9)) is None
+    assert ttopt_refusal(_load((3, 9), 8, 4), (3, 9)) is None
     # a text of 2.1 - 3.9 (no sign): 3.9 takes any value
-    assert _ttopt(_load((3, 9), 8, 4)) is None
-    assert _ttopt(_load((3, 6), 8, 4)) is not None  # (3.0 - 3.8: its keyword hint)
+    assert ttopt_refusal(_load((3, 9), 8, 4)) is None
+    assert ttopt_refusal(_load((3, 6), 8, 4)) is not None  # (3.0 - 3.8: its keyword hint)
     # 7 is a case of 3.2+
-    assert _ttopt(_load((2, 1), 7, 1), (2, 1)) is not None
+    assert ttopt_refusal(_load((2, 1), 7, 1), (2, 1)) is not None
