@@ -24,6 +24,8 @@ methods, passes, rewriters), pinned to one release (:data:`XDSL_VERSION`, see
 * :func:`patch_string_literal`: xDSL's ``StringLiteral`` made to carry non-UTF-8 bytes.
 * :func:`keep_exact_value_names`: xDSL's ``name_hint`` setter made to keep MLIR's names as
   they are (``%12``, ``%x_3``).
+* :func:`identity_hashing`: the identity ``__hash__``/``__eq__`` of xDSL's IR objects
+  (``_IRNode``, the base of ops, blocks and regions; values; uses) as ``object``'s C slots.
 
 When xDSL changes, this module (and the test) is what to update.
 """
