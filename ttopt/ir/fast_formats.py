@@ -31,7 +31,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import UNKNOWN_LOC
+from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.irdl.constraints import InferenceContext
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
@@ -66,6 +77,40 @@ OPERAND = r"%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)(?:#[0-9]+)?"
 _OPERAND = re.compile(OPERAND)
 _WORD = re.compile(r"!?[A-Za-z_][\w.$]*")
 _KEYWORD_END = re.compile(r"[\w$.]")
+
+# the scalar types, one object each: the full parser returns these too (TritonParser
+# .parse_type), so equal scalar types are the same object (the verifier compares by identity
+# first)
+SCALAR_TYPES = {
+    "i1": i1, "i8": IntegerType(8), "i16": IntegerType(16), "i32": i32,
+    "i64": i64, "f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
+    "f64": Float64Type(), "index": IndexType(),
+}
+
+
+def balanced_end(text: str, start: int) -> int | None:
+    """End offset of the type starting at ``start`` (matching ``<...>``), or None (a newline
+    or a string first, or no end)."""
+    i = text.find("<", start)
+    if i < 0 or i - start > 24:
+        return None
+    depth = 0
+    for m in _BRACKETS.finditer(text, i):  # (from one bracket to the next: no char loop)
+        c = m.group()
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            if text[m.start() - 1] != "-":  # (`->` is no bracket)
+                depth -= 1
+                if depth == 0:
+                    return m.end()
+        else:  # a newline or a string
+            return None
+    return None
+
+
+_BRACKETS = re.compile(r'[<>\n"]')
+
 
 # step kinds
 (_VALUE, _VALUES, _TEXT, _KEYWORD, _DICT, _GROUP, _TYPE, _FUNCTIONAL, _DELEGATE, _TYPES,
@@ -132,9 +177,8 @@ def _first_text(stmt) -> str | None:
     return None
 
 
-def _inferred(defs) -> tuple | None:
-    """Per definition: the type its constraint fixes, or None; None for the whole if some
-    definition is variadic or optional other than a sole variadic operand."""
+def _inferred(defs) -> tuple:
+    """Per definition: the type its constraint fixes (as one value has it), or None."""
     out = []
     for _, d in defs:
         constr = d.constr  # (a range constraint: the definition's values)
@@ -339,8 +383,6 @@ def _type_end(text: str, i: int, end: int) -> int:
         return -1
     j = m.end()
     if j < end and text[j] == "<":
-        from .fast_ops import balanced_end
-
         k = balanced_end(text, i)
         return -1 if k is None or k > end else k
     return j
@@ -348,8 +390,6 @@ def _type_end(text: str, i: int, end: int) -> int:
 
 def _type_at(parser, text: str, at: int, t_end: int):
     """The type written from ``at`` to ``t_end``: from the caches, else parsed there."""
-    from .fast_ops import SCALAR_TYPES
-
     t = text[at:t_end]
     found = SCALAR_TYPES.get(t) or parser.type_cache.get(t)
     if found is not None or not t.startswith(("tensor<", "!")):
@@ -362,6 +402,14 @@ def _type_at(parser, text: str, at: int, t_end: int):
     if parser.current_token.span.start < t_end:
         return None
     return parsed
+
+
+def _type(parser, text: str, i: int, end: int):
+    """``(type, its end)`` for the type written from ``i``, or None."""
+    t_end = _type_end(text, i, end)
+    if t_end < 0 or (t := _type_at(parser, text, i, t_end)) is None:
+        return None
+    return t, t_end
 
 
 def value_of(parser, ref: str, expected):
@@ -395,9 +443,10 @@ def _types(parser, text: str, i: int, end: int, close: str | None):
     if close is not None and text.startswith(close, i):
         return out, i + 1
     while True:
-        t_end = _type_end(text, i, end)
-        if t_end < 0 or (t := _type_at(parser, text, i, t_end)) is None:
+        found = _type(parser, text, i, end)
+        if found is None:
             return None
+        t, t_end = found
         out.append(t)
         i = _blanks(text, t_end, end)
         if close is not None and text.startswith(close, i):
@@ -468,9 +517,7 @@ class _Run:
         steps, for each of which :attr:`read` says whether it read text.)"""
         text, end, parser = self.text, self.end, self.parser
         for kind, arg in steps:
-            i = _blanks(text, i, end)
-            if top:
-                self.read.append(i)
+            i = start = _blanks(text, i, end)
             if kind == _VALUE:
                 m = _OPERAND.match(text, i, end)
                 if m is None:
@@ -515,12 +562,11 @@ class _Run:
                         self.refs[empty] = []
                     i = self.steps(other, i)
             elif kind == _TYPE:
-                t_end = _type_end(text, i, end)
-                if t_end < 0 or (t := _type_at(parser, text, i, t_end)) is None:
+                found = _type(parser, text, i, end)
+                if found is None:
                     return -1
                 of_operand, index = arg
-                (self.operand_types if of_operand else self.result_types)[index] = t
-                i = t_end
+                (self.operand_types if of_operand else self.result_types)[index], i = found
             elif kind == _TYPES:  # (of a variadic or optional operand)
                 found = _types(parser, text, i, end, None)
                 if found is None:
@@ -533,7 +579,7 @@ class _Run:
             if i < 0:
                 return -1
             if top:
-                self.read[-1] = i > self.read[-1]
+                self.read.append(i > start)
         return i
 
     def share_out_operand_types(self) -> bool:
@@ -606,10 +652,10 @@ class _Run:
                 return -1
             outs, i = found
         else:
-            t_end = _type_end(text, i, end)
-            if t_end < 0 or (t := _type_at(parser, text, i, t_end)) is None:
+            found = _type(parser, text, i, end)
+            if found is None:
                 return -1
-            outs, i = [t], t_end
+            outs, i = [found[0]], found[1]
         if arg is not None and arg[0] == "all":  # (every operand's, in order: see below)
             if len(outs) != 1:
                 return -1

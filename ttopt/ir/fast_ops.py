@@ -20,15 +20,9 @@ from functools import lru_cache
 from xdsl.dialects.builtin import (
     UNKNOWN_LOC,
     FloatAttr,
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
     IntegerAttr,
     IntegerType,
     i1,
-    i32,
     i64,
 )
 from xdsl.ir import Block
@@ -54,7 +48,15 @@ from ..dialects.tt import (
 )
 from ..dialects.upstream import PositionalBuild
 from ..xdsl_compat import fast_create, unchecked, unchecked_data
-from .fast_formats import OPERAND, plan_for, read_with_plan, value_of
+from ..dialects.versions import current
+from .fast_formats import (
+    OPERAND,
+    SCALAR_TYPES,
+    balanced_end,
+    plan_for,
+    read_with_plan,
+    value_of,
+)
 from .lexer import SKIP
 
 _NAME = r"%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)"
@@ -145,14 +147,7 @@ _RANGE = re.compile(r"\{end = (\d+) : i32, start = (\d+) : i32\} : (.+)")
 _SELECT = re.compile(r"(" + _OPERAND + r"), (" + _OPERAND + r"), (" + _OPERAND + r") : (.+)")
 _PROGRAM = re.compile(r"([xyz]) : (i32)")
 
-# the scalar types, one object each: the full parser returns these too (TritonParser
-# .parse_type), so equal scalar types are the same object (the verifier compares by identity
-# first)
-SCALAR_TYPES = _SCALARS = {
-    "i1": i1, "i8": IntegerType(8), "i16": IntegerType(16), "i32": i32,
-    "i64": i64, "f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
-    "f64": Float64Type(), "index": IndexType(),
-}
+_SCALARS = SCALAR_TYPES  # (fast_formats': the scalar types, one object each)
 
 
 # Which ops the fast path reads comes from their definitions: an op whose declared syntax
@@ -225,28 +220,6 @@ def _split_top(text: str, sep: str = ", ") -> list[str]:
     return parts
 
 
-def balanced_end(text: str, start: int) -> int | None:
-    """End offset of the type starting at ``start`` (matching ``<...>``), or None (a newline
-    or a string first, or no end)."""
-    i = text.find("<", start)
-    if i < 0 or i - start > 24:
-        return None
-    depth = 0
-    for m in _BRACKETS.finditer(text, i):  # (from one bracket to the next: no char loop)
-        c = m.group()
-        if c == "<":
-            depth += 1
-        elif c == ">":
-            if text[m.start() - 1] != "-":  # (`->` is no bracket)
-                depth -= 1
-                if depth == 0:
-                    return m.end()
-        else:  # a newline or a string
-            return None
-    return None
-
-
-_BRACKETS = re.compile(r'[<>\n"]')
 
 
 def try_fast_op(parser, start: int):
@@ -266,11 +239,8 @@ def try_fast_op(parser, start: int):
         return None
     op = None
     kind = _kind(cls)
-    if kind is not None and _has_variants(cls):
-        from ..dialects.versions import current
-
-        if variant_active(cls, current()):  # (another release's format: the plan's)
-            kind = None
+    if kind is not None and _has_variants(cls) and variant_active(cls, current()):
+        kind = None  # (another release's format: the plan's)
     if kind is not None:
         op = _by_kind(parser, cls, kind, op_name, text, m.start(3), tail)
     if op is None:  # (an op whose format is simple enough: read by its plan)
@@ -487,10 +457,9 @@ def _make(cls, operands: list, result_types: list, properties: dict | None = Non
                        UNKNOWN_LOC)
 
 
-def _defined(parser, name: str, expected):
-    """The value already defined as `%name` (or `%name#N`) if it has type `expected`, else None
-    (a forward reference or a type mismatch is left to the full parser)."""
-    return value_of(parser, name, expected)
+# The value already defined as `%name` (or `%name#N`) if it has type `expected`, else None
+# (a forward reference or a type mismatch is left to the full parser).
+_defined = value_of
 
 
 def _cache_evict(cache: str | None, evict: str | None, props: dict) -> bool:
