@@ -74,6 +74,11 @@ def _holds(pred: int, x: int, y: int) -> bool:
     }[pred]
 
 
+def _signed_range(width: int) -> tuple[int, int]:
+    """The least and greatest ``width``-bit values in signed form."""
+    return -(1 << (width - 1)), (1 << (width - 1)) - 1
+
+
 def _as_unsigned(v: int, width: int) -> int:
     return v & ((1 << width) - 1)
 
@@ -85,7 +90,7 @@ def _const_implies(p: int, c: int, q: int, d: int, width: int) -> bool:
             return _holds(q, _as_unsigned(c, width), _as_unsigned(d, width))
         return _holds(q, c, d)
     if p in _SIGNED and q in _SIGNED | {EQ, NE}:
-        lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+        lo, hi = _signed_range(width)
     elif p in _UNSIGNED and q in _UNSIGNED | {EQ, NE}:
         lo, hi = 0, (1 << width) - 1
         c, d = _as_unsigned(c, width), _as_unsigned(d, width)
@@ -140,7 +145,7 @@ MAX_INTERVALS = 8
 def _signed_intervals(p: int, c: int, width: int) -> list[tuple[int, int]] | None:
     """The ``width``-bit values ``v`` (in signed form) with ``v p c`` (``c`` in signed form):
     sorted, disjoint intervals."""
-    lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    lo, hi = _signed_range(width)
     if p == EQ:
         return [(c, c)]
     if p == NE:
@@ -219,10 +224,10 @@ class MaskImplication:
             if vb is _ALL and va is _ALL:  # (constants)
                 return not sb or sa
             if vb is _ALL:  # (a constant: all values or none)
-                sb = [(-(1 << (wa - 1)), (1 << (wa - 1)) - 1)] if sb else []
+                sb = [_signed_range(wa)] if sb else []
                 vb, wb = va, wa
             elif va is _ALL:
-                sa = [(-(1 << (wb - 1)), (1 << (wb - 1)) - 1)] if sa else []
+                sa = [_signed_range(wb)] if sa else []
                 va, wa = vb, wb
             if vb == va and wb == wa:
                 return _subset(sb, sa)  # (exact: nothing the rules know is left out)
