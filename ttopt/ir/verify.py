@@ -76,6 +76,7 @@ from ..dialects.families import SameTypeOp
 from ..dialects.tt import segment_sizes
 from ..dialects.constraints import TypeKind
 from ..errors import TTOptError, TTOptInternalError, line_col
+from .lexer import SKIP, STRING_LITERAL, string_value
 
 if TYPE_CHECKING:
     from .reader import TritonModule
@@ -245,9 +246,7 @@ _GENERIC_HEAD = re.compile(
     r'(?:%[^\s=,:"]+(?::\d+)?\s*(?:,\s*%[^\s=,:"]+(?::\d+)?\s*)*=\s*)?'
     r'("(?:[^"\\\n]|\\.)*")\s*\(\s*(?:%[^\s,()]+\s*(?:,\s*%[^\s,()]+\s*)*)?\)'
 )
-_BLANKS = re.compile(r"(?:\s|//[^\n]*)*")
 _HEX = re.compile(r"0x([0-9a-f]+)")
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _NAME = re.compile(r"[A-Za-z_][\w$.]*")
 
 
@@ -290,10 +289,10 @@ def _written_names(text: str, start: int) -> list[str]:
     while i < n:
         c = text[i]
         if c == '"':
-            m = _STRING.match(text, i)
+            m = STRING_LITERAL.match(text, i)
             end = m.end() if m else i + 1
             if expect_name and depth == 0:
-                names.append(_unescape(text[i + 1:end - 1]) if m else "")
+                names.append(string_value(text[i + 1:end - 1]) if m else "")
                 expect_name = False
             i = end
             continue
@@ -317,17 +316,6 @@ def _written_names(text: str, start: int) -> list[str]:
     return names
 
 
-def _unescape(body: str) -> str:
-    """An MLIR string literal's body as its characters (``\\22``, ``\\n``, ``\\\\``)."""
-    if "\\" not in body:
-        return body
-    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1)) or chr(int(m.group(1), 16)), body)
-
-
-_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2}|[nt\\\"])")
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
-
-
 def _properties_written(text: str, start: int) -> tuple[int, str, int] | None:
     """(the offset of the name, the name, the offset of the ``<`` of its properties) of the
     generic op at ``start`` in ``text`` if it has a properties dictionary (``<{...}>`` after
@@ -335,7 +323,7 @@ def _properties_written(text: str, start: int) -> tuple[int, str, int] | None:
     m = _GENERIC_HEAD.match(text, start)
     if m is None:
         return None
-    at = _BLANKS.match(text, m.end()).end()
+    at = SKIP.match(text, m.end()).end()
     if text.startswith("[", at):  # successors: `[^bb1(%a : i32), ^bb2]`
         depth = 0
         for i in range(at, len(text)):
@@ -345,7 +333,7 @@ def _properties_written(text: str, start: int) -> tuple[int, str, int] | None:
             elif c == "]":
                 depth -= 1
                 if depth == 0:
-                    at = _BLANKS.match(text, i + 1).end()
+                    at = SKIP.match(text, i + 1).end()
                     break
         else:
             return None
