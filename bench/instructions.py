@@ -2,13 +2,15 @@
 measure a shared machine's noise does not move (its timings vary by up to 1.5x; the count
 varies by well under 1%), for comparing two versions of ttopt.
 
-    python -m bench.instructions [--every 40] [--tree DIR]...
+    python -m bench.instructions [--every 40] [--extra GLOB]... [--tree DIR]...
 
 For each tree (a checkout of ttopt; default: this one), runs the corpus sample (every N-th
-file, as ``bench.parse_speed``) through read + the paper's three passes + print, once and
-twice, each under ``valgrind --tool=cachegrind --cache-sim=no``, and prints the difference:
-the instructions of one pass over the sample, start-up and imports left out.  Needs
-valgrind (``apt-get install valgrind``).
+file, as ``bench.parse_speed``; or, with ``--extra``, the files those globs match, relative
+to the tree, as ``bench.parse_speed --extra``) through read + the paper's three passes +
+print, once and twice, each under ``valgrind --tool=cachegrind --cache-sim=no``, and prints
+the difference: the instructions of one pass over the files, start-up and imports left out.
+``PYTHONHASHSEED`` is fixed (0): string hashing otherwise moves the count by up to 3%
+between runs.  Needs valgrind (``apt-get install valgrind``).
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ sys.path.insert(0, sys.argv[1])
 from bench.parse_speed import corpus
 from ttopt.ir.reader import clear_shared_types
 from ttopt.pipeline import optimize
-texts = [(str(f), f.read_text()) for f in corpus(int(sys.argv[2]))]
+import pathlib
+globs = sys.argv[4:]
+files = (sorted({p for g in globs for p in pathlib.Path(".").glob(g) if p.is_file()}) if globs
+         else corpus(int(sys.argv[2])))
+texts = [(str(f), f.read_text()) for f in files]
 for _ in range(int(sys.argv[3])):
     for name, text in texts:
         clear_shared_types(); gc.collect()
@@ -37,13 +43,14 @@ for _ in range(int(sys.argv[3])):
 '''
 
 
-def count(tree: pathlib.Path, every: int, loops: int) -> int:
+def count(tree: pathlib.Path, every: int, loops: int, extra: tuple[str, ...] = ()) -> int:
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cachegrind.out")
         proc = subprocess.run(
             ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}",
-             sys.executable, "-c", _LOOP, str(tree), str(every), str(loops)],
-            capture_output=True, text=True, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+             sys.executable, "-c", _LOOP, str(tree), str(every), str(loops), *extra],
+            capture_output=True, text=True, cwd=tree,
+            env={**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"},
         )
     m = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
     if proc.returncode != 0 or m is None:
@@ -54,15 +61,20 @@ def count(tree: pathlib.Path, every: int, loops: int) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--every", type=int, default=40)
+    ap.add_argument("--extra", action="append", default=[], metavar="GLOB",
+                    help="these files (relative to each tree) in place of the corpus sample")
     ap.add_argument("--tree", action="append", type=pathlib.Path,
                     help="a checkout of ttopt (repeatable; default: this one)")
     args = ap.parse_args(argv)
     first = None
     for tree in args.tree or [ROOT]:
-        one = count(tree.resolve(), args.every, 2) - count(tree.resolve(), args.every, 1)
+        extra = tuple(args.extra)
+        one = (count(tree.resolve(), args.every, 2, extra)
+               - count(tree.resolve(), args.every, 1, extra))
         first = first or one
-        print(f"{tree}: {one / 1e6:,.0f} M instructions for one pass over every "
-              f"{args.every}th corpus file ({one / first:.3f}x the first tree's)")
+        what = "the --extra files" if extra else f"every {args.every}th corpus file"
+        print(f"{tree}: {one / 1e6:,.0f} M instructions for one pass over {what} "
+              f"({one / first:.3f}x the first tree's)")
     return 0
 
 
