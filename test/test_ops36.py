@@ -498,8 +498,12 @@ INVALID = [
     ("warp_return in the default region", _ws(yield_="ttg.warp_return"), 3,
      "'ttg.warp_return' op expects parent op 'ttg.warp_specialize.partitions'"),
     ("partition is isolated", _ws(inner="%y = arith.addi %i, %q : i32\n  "), 6,
-     "use of undeclared SSA value name '%i' (a partition region is isolated from above: "
-     "values come in as its arguments)"),
+     "'arith.addi' op using value defined outside the region"),
+    # (a partition is read in its function's name scope, as Triton reads it)
+    ("partition redefines a name", _ws(inner="%true = arith.addi %q, %q : i32\n  "), 6,
+     "redefinition of SSA value '%true'"),
+    ("partition argument named as a value", _ws(arg="%i: i32"), 5,
+     "region entry argument '%i' is already in use"),
     ("branch operand count", "cf.br ^bb1\n^bb1(%z: i32):\ntt.return", 1,
      "'cf.br' op branch has 0 operands for successor #0, but target block has 1"),
     ("branch operand type", "cf.br ^bb1(%l : i64)\n^bb1(%z: i32):\ntt.return", 1,

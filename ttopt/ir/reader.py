@@ -271,6 +271,8 @@ class TritonParser(ParserBase):
                     self.facts.forward_uses.extend(
                         (use.operation, use.index) for use in value.uses
                     )
+            if name in self.ssa_values:  # (MLIR's words; a region's entry arguments: above)
+                self.raise_error(f"redefinition of SSA value '%{name}'", span)
             try:
                 super().define_values(name, values, span)  # errors, forward uses
             finally:
@@ -619,6 +621,8 @@ class TritonParser(ParserBase):
         tok = self.current_token
         if tok.kind != MLIRTokenKind.L_BRACE:
             return super().parse_optional_region(arguments)
+        if arguments and not self.source.startswith("^", SKIP.match(self.source, tok.span.end).end()):
+            self._check_entry_arguments(arguments)
         self.depth += 1
         try:
             region = super().parse_optional_region(arguments)
@@ -627,6 +631,18 @@ class TritonParser(ParserBase):
         if region is not None:
             self.marks.regions[region] = (tok.span.start, self.lexer.closing_brace_before(self.current_token))
         return region
+
+    def _check_entry_arguments(self, arguments) -> None:
+        """A region's entry arguments (a function's, a loop's) take names not in use, in
+        MLIR's words (a label after the ``{`` is reported first, by xDSL's parser, as MLIR
+        reports it)."""
+        seen = set()
+        for arg in arguments:
+            name = arg.name.text[1:]
+            if name in seen or name in self.ssa_values:
+                self.raise_error(f"region entry argument '%{name}' is already in use",
+                                 arg.name.start, arg.name.end)
+            seen.add(name)
 
     def parse_block_arguments(self, block):  # type: ignore[override]
         """A block label's arguments; the common shape (``(%a: f32 loc(...), %b: f32

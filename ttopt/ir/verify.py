@@ -188,6 +188,31 @@ def _layouts(mod: TritonModule, release: tuple[int, int],
     return ModuleLayouts(mod.op, reading)
 
 
+def _check_isolation(op: Operation) -> None:
+    """MLIR's ``IsolatedFromAbove`` rule on ``op`` (checked once its regions' ops are, as
+    MLIR checks a region invariant): each op in one of its regions, the regions of nested
+    ops that are not isolated themselves included, takes only values defined in that region
+    (MLIR's order: a region's ops, then the regions they hold, last found first).  The
+    parser resolves a name defined outside as MLIR's does (a function's region is no
+    isolated name scope), so this is where such a use is refused."""
+    for region in op.regions:
+        inside = {id(a) for block in region.blocks for a in block.args}
+        for nested in region.walk():
+            inside.update(id(r) for r in nested.results)
+            for r in nested.regions:
+                inside.update(id(a) for block in r.blocks for a in block.args)
+        pending = [region]
+        while pending:
+            for user in pending.pop().ops:
+                for value in operand_tuple(user):
+                    if id(value) not in inside:
+                        raise VerificationFailure(
+                            user, f"'{_spelled(user)}' op using value defined outside the region"
+                        )
+                if user.regions and not user.has_trait(IsolatedFromAbove):
+                    pending.extend(user.regions)
+
+
 def _report_forward_uses(mod: TritonModule, uses: list[tuple[Operation, int]]) -> None:
     """The first operand (in the input) that the parser saw before its value's definition:
     in a single-block region, a use its definition does not dominate (what MLIR checks
@@ -710,6 +735,7 @@ class _Walker:
         self.serial = 0
         self.dominance: VerificationFailure | None = None  # reported if nothing else is
         self.multi_block: list[Operation] = []  # ops with a region of several blocks
+        self.sees_values: dict[Block, bool] = {}  # (see _sees_values)
 
     def run(self, top: Operation) -> None:
         plan = _plan(type(top))
@@ -806,6 +832,22 @@ class _Walker:
                 layouts.leave(context)
         if saved is not None:
             self.active = saved
+            if op.parent is not None and self._sees_values(op.parent):
+                _check_isolation(op)
+
+    def _sees_values(self, block: Block) -> bool:
+        """Whether an op in ``block`` could name a value defined outside it: ``block`` or a
+        block around it has arguments or an op with results (a function's module: mostly
+        not; known per block, once)."""
+        known = self.sees_values.get(block)
+        if known is None:
+            parent = block.parent_op()
+            known = bool(block.args) or any(o.results for o in block.ops) or (
+                parent is not None and parent.parent is not None
+                and self._sees_values(parent.parent)
+            )
+            self.sees_values[block] = known
+        return known
 
     def block(self, block: Block, parent: Operation, symbol_table: bool) -> None:
         """The ops of ``block`` in order: dominance of their operands, their checks, their
