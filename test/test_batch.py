@@ -173,7 +173,7 @@ def test_an_internal_error_is_exit_3_and_the_others_are_written(monkeypatch, dum
     assert res.exit_code == 3
     assert res.stderr.splitlines() == [
         f"{ADD}: internal error: in pass 'redundant-load': KeyError: 'boom' (run with --debug for the traceback)",
-        f"{bad}:1:1: error: operation 'garbage' is unknown",
+        f"{bad}:1:1: error: custom op 'garbage' is unknown (tried 'builtin.garbage' as well)",
     ]
     assert not out.exists() or files_under(out) == []
 

@@ -632,7 +632,7 @@ def test_an_odd_file_name_keeps_the_error_on_one_line(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "ttopt.cli", path], capture_output=True, cwd=ROOT,
                               timeout=120)
         line = one_error_line(proc)
-        assert line == f"{tmp_path}/{shown}:2:8: error: operation 'foo' is unknown", line
+        assert line == f"{tmp_path}/{shown}:2:8: error: custom op 'foo' is unknown (tried 'builtin.foo' as well)", line
 
 
 _DIGITS = "9" * 5000

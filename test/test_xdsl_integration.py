@@ -57,7 +57,7 @@ module {
   tt.func public @two(%p: !tt.ptr<f32>) {
     %a = tt.load %p : !tt.ptr<f32>
     %b = arith.addf %a, %a : f32
-    // expected-error @+1 {{operation 'tt.frobnicate' is unknown}}
+    // expected-error @+1 {{custom op 'tt.frobnicate' is unknown}}
     tt.frobnicate %b : f32
     tt.return
   }
@@ -282,7 +282,7 @@ def test_split_input_file_error_in_the_second_chunk_has_the_original_line(tmp_pa
     out.write_text("keep me\n")
     proc = run_cli(f, "--split-input-file", "-o", out)
     assert proc.returncode == 1
-    assert proc.stderr.splitlines() == [f"{f}:16:5: error: operation 'tt.frobnicate' is unknown"]
+    assert proc.stderr.splitlines() == [f"{f}:16:5: error: custom op 'tt.frobnicate' is unknown"]
     assert out.read_text() == "keep me\n"
     # without splitting, the whole file is one input: an error at the first marker's module
     assert run_cli(f).returncode == 1
@@ -321,27 +321,27 @@ def test_verify_diagnostics_passes_when_exactly_the_expected_errors_occur(tmp_pa
     "old, new, expected",
     [
         # the expected error is on another line
-        ("@+1 {{operation", "@+2 {{operation", [
-            "{f}:16:5: error: unexpected error: operation 'tt.frobnicate' is unknown",
-            "{f}:15:8: error: expected error \"operation 'tt.frobnicate' is unknown\" was not produced",
+        ("@+1 {{custom op", "@+2 {{custom op", [
+            "{f}:16:5: error: unexpected error: custom op 'tt.frobnicate' is unknown",
+            "{f}:15:8: error: expected error \"custom op 'tt.frobnicate' is unknown\" was not produced",
         ]),
         # another message
         ("is unknown}}", "is not known}}", [
-            "{f}:16:5: error: unexpected error: operation 'tt.frobnicate' is unknown",
-            "{f}:15:8: error: expected error \"operation 'tt.frobnicate' is not known\" was not produced",
+            "{f}:16:5: error: unexpected error: custom op 'tt.frobnicate' is unknown",
+            "{f}:15:8: error: expected error \"custom op 'tt.frobnicate' is not known\" was not produced",
         ]),
         # an error nobody expected
-        ("    // expected-error @+1 {{operation 'tt.frobnicate' is unknown}}\n", "    //\n", [
-            "{f}:16:5: error: unexpected error: operation 'tt.frobnicate' is unknown",
+        ("    // expected-error @+1 {{custom op 'tt.frobnicate' is unknown}}\n", "    //\n", [
+            "{f}:16:5: error: unexpected error: custom op 'tt.frobnicate' is unknown",
         ]),
         # an expected error that does not occur
         ("    tt.frobnicate %b : f32\n", "    %c = arith.addf %b, %b : f32\n", [
-            "{f}:15:8: error: expected error \"operation 'tt.frobnicate' is unknown\" was not produced",
+            "{f}:15:8: error: expected error \"custom op 'tt.frobnicate' is unknown\" was not produced",
         ]),
         # a warning expected where an error occurs
         ("expected-error @+1", "expected-warning @+1", [
             "{f}:15:8: error: 'error' diagnostic emitted when expecting a 'warning'",
-            "{f}:15:8: error: expected warning \"operation 'tt.frobnicate' is unknown\" was not produced",
+            "{f}:15:8: error: expected warning \"custom op 'tt.frobnicate' is unknown\" was not produced",
         ]),
     ],
 )
@@ -358,8 +358,8 @@ def test_verify_diagnostics_fails_on_any_mismatch(tmp_path, old, new, expected):
 def test_verify_diagnostics_designators(tmp_path):
     """@below/@above skip annotation lines; no designator: the same line; -re: regexes."""
     text = SPLIT.replace(
-        "    // expected-error @+1 {{operation 'tt.frobnicate' is unknown}}\n",
-        "    // expected-error @below {{operation 'tt.frobnicate' is unknown}}\n"
+        "    // expected-error @+1 {{custom op 'tt.frobnicate' is unknown}}\n",
+        "    // expected-error @below {{custom op 'tt.frobnicate' is unknown}}\n"
         "    // expected-remark @+5 {{never}}\n",
     )
     f = tmp_path / "below.ttir"
@@ -370,9 +370,9 @@ def test_verify_diagnostics_designators(tmp_path):
         ("    tt.frobnicate %b : f32\n",
          "    tt.frobnicate %b : f32\n    // expected-error @above {{is unknown}}\n"),
         ("    tt.frobnicate %b : f32\n",
-         "    tt.frobnicate %b : f32 // expected-error-re {{operation '{{tt\\.[a-z]+}}' is unknown}}\n"),
+         "    tt.frobnicate %b : f32 // expected-error-re {{custom op '{{tt\\.[a-z]+}}' is unknown}}\n"),
     ]:
-        body = SPLIT.replace("    // expected-error @+1 {{operation 'tt.frobnicate' is unknown}}\n", "")
+        body = SPLIT.replace("    // expected-error @+1 {{custom op 'tt.frobnicate' is unknown}}\n", "")
         f.write_text(body.replace(old, new))
         res = invoke(f, "--split-input-file", "--verify-diagnostics")
         assert res.exit_code == 0, res.stderr

@@ -978,15 +978,43 @@ class TritonParser(ParserBase):
         pos = m.start() if m else at
         self.raise_error(f"use of undefined value '%{name}'", pos, pos + len(name) + 1)
 
-    # --- unknown ops: point at the op name, not past it
+    # --- an op's name, looked up as MLIR looks it up (xDSL would also try the names of the
+    #     dialects of the ops around it: `splat` in a `tt.func` read as `tt.splat`); unknown
+    #     ops: point at the op name, not past it
     def get_op_by_name(self, name: str):  # type: ignore[override]
-        op_type = self.ctx.get_optional_op(name, dialect_stack=self.dialect_stack)
+        ctx = self.ctx
+        op_type = ctx.get_optional_op(name)
         if op_type is not None:
             return op_type
         start = self.source.rfind(name, 0, self.current_token.span.start)
         if start < 0:
             start = self.current_token.span.start
-        self.raise_error(f"operation '{name}' is unknown", start, start + len(name))
+        if start and self.source[start - 1] == '"':  # generic form: the name as written
+            if "." in name and ctx.get_optional_dialect(name.split(".", 1)[0]) is not None:
+                self.raise_error(
+                    f"unregistered operation '{name}' found in dialect ('{name.split('.', 1)[0]}') "
+                    "that does not allow unknown operations", start - 1, start)
+            at = start + len(name) + 1  # (MLIR reports it at the `(` after the name)
+            self.raise_error(
+                "operation being parsed with an unregistered dialect. If this is intended, "
+                "please use -allow-unregistered-dialect with the MLIR tool used", at, at + 1)
+        if "." not in name:
+            # a name without a dialect: in the default dialect of the op around it, which
+            # is `builtin` for a module's body and the top level, none in any op of Triton's
+            default = "builtin" if self.dialect_stack[-1] == "builtin" else ""
+            op_type = ctx.get_optional_op(f"{default}.{name}") if default else None
+            if op_type is not None:
+                return op_type
+            if default:
+                self.raise_error(f"custom op '{name}' is unknown (tried '{default}.{name}' as well)",
+                                 start, start + len(name))
+            self.raise_error(f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)",
+                             start, start + len(name))
+        prefix = name.split(".", 1)[0]
+        if ctx.get_optional_dialect(prefix) is None:
+            self.raise_error(f"Dialect `{prefix}' not found for custom op '{name}'", start,
+                             start + len(name))
+        self.raise_error(f"custom op '{name}' is unknown", start, start + len(name))
 
     # --- memoised types: `tensor<...>` and `!tt.`/`!ttg.` types are looked up by text, and
     #     each scalar type is one object: equal types are mostly the same object, which the
