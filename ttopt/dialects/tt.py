@@ -70,8 +70,9 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from ..xdsl_compat import operand_tuple
+from ..xdsl_compat import operand_tuple, peek_token
 from .base import TritonOp, segment_sizes
 from .constraints import (
     BoolLike,
@@ -1514,6 +1515,15 @@ class DotLikeOp(TritonOp):
     @classmethod
     def parse(cls, parser: Parser):
         ops = [parser.parse_unresolved_operand()]
+        for _ in range(2):  # (`$a, $b, $c` first: the keyword only after them)
+            parser.parse_punctuation(",")
+            tok = peek_token(parser)
+            if tok.kind != MLIRTokenKind.PERCENT_IDENT:  # (MLIR: after the token before)
+                text, at = tok.span.input.content, tok.span.start
+                while at > 0 and text[at - 1] in " \t\r\n":
+                    at -= 1
+                parser.raise_error("expected SSA operand", at, at + 1)
+            ops.append(parser.parse_unresolved_operand())
         props: dict[str, Attribute] = {}
         while parser.parse_optional_punctuation(",") is not None:
             if parser.parse_optional_keyword("inputPrecision") is not None:
@@ -1578,10 +1588,12 @@ class DotOp(DotLikeOp):
 @irdl_triton_op
 class AtomicRMWOp(TritonOp):
     name = "tt.atomic_rmw"
-    ptr = operand_def()
-    val = operand_def()
-    mask = opt_operand_def()
-    result = result_def()
+    ptr = operand_def(TTPtrLike())
+    val = operand_def(TTType())
+    mask = opt_operand_def(
+        BoolLike("1-bit signless integer or ranked tensor of 1-bit signless integer values")
+    )
+    result = result_def(TTType())
     atomic_rmw_op = prop_def(I32_ATTR)
     sem = prop_def(I32_ATTR)
     scope = prop_def(I32_ATTR)
@@ -1594,14 +1606,23 @@ class AtomicRMWOp(TritonOp):
         "functional-type(operands, $result)"
     )
 
+    def verify_(self) -> None:
+        ops = operand_tuple(self)
+        vt = ops[1].type
+        if not pointee_matches(ops[0].type, vt):
+            raise VerifyException("failed to verify that ptr type matches value type")
+        if len(ops) > 2 and not i1_same_shape(vt, ops[2].type):
+            raise VerifyException("failed to verify that mask type matches value type")
+        _same_shape_and_encoding(self)
+
 
 @irdl_triton_op
 class AtomicCASOp(TritonOp):
     name = "tt.atomic_cas"
-    ptr = operand_def()
-    cmp = operand_def()
-    val = operand_def()
-    result = result_def()
+    ptr = operand_def(TTPtrLike())
+    cmp = operand_def(TTType())
+    val = operand_def(TTType())
+    result = result_def(TTType())
     sem = prop_def(I32_ATTR)
     scope = prop_def(I32_ATTR)
     irdl_options = (ParsePropInAttrDict(),)
@@ -1611,6 +1632,28 @@ class AtomicCASOp(TritonOp):
         "custom<MemSemantic>($sem) `,` custom<MemSyncScope>($scope) `,` $ptr `,` $cmp `,` "
         "$val attr-dict `:` functional-type(operands, $result)"
     )
+
+    def verify_(self) -> None:
+        ops = operand_tuple(self)
+        if not pointee_matches(ops[0].type, ops[1].type):
+            raise VerifyException("failed to verify that ptr type matches cmp type")
+        if not pointee_matches(ops[0].type, ops[2].type):
+            raise VerifyException("failed to verify that ptr type matches value type")
+        _same_shape_and_encoding(self)
+
+
+def _same_shape_and_encoding(op: Operation) -> None:
+    """MLIR's ``SameOperandsAndResultShape`` (a scalar and a tensor differ) and Triton's
+    ``SameOperandsAndResultEncoding`` (the result's encoding, every tensor's), in that
+    order, after the op's type constraints (Triton's atomics)."""
+    types = [v.type for v in op.results] + [v.type for v in operand_tuple(op)]
+    shape = shape_of(types[0]) if isinstance(types[0], TensorType) else None
+    for t in types[1:]:
+        if (shape_of(t) if isinstance(t, TensorType) else None) != shape:
+            raise VerifyException("requires the same shape for all operands and results")
+    tensors = [t for t in types if isinstance(t, TensorType)]
+    if any(not same_encoding(t, tensors[0]) for t in tensors[1:]):
+        raise VerifyException("requires the same encoding for all operands and results")
 
 
 # ---------------------------------------------------------------------------- debug ops
