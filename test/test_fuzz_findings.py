@@ -4,6 +4,7 @@ handled wrongly, each against Triton 3.6."""
 
 from __future__ import annotations
 
+import pathlib
 import re
 
 import pytest
@@ -40,3 +41,38 @@ def test_a_dot_takes_three_operands_before_its_precision(operands, capfd):
     expected = triton_refusal(text, capfd)
     assert ttopt_refusal(text) == expected
     assert (expected is None) == operands.startswith("%a, %b, %c")
+
+
+# tt.expand_dims of a slice layout puts the slice's dimension back: another axis is refused by
+# the layout's inference (every release); ttopt had accepted it
+_FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures" / "versions"
+
+
+def _expand_dims_case(version: str) -> tuple[str, str, int]:
+    """A release's own kernel with its first tt.expand_dims given the other axis: (the kernel,
+    the mutated text, the mutated line)."""
+    path = next(p for p in sorted((_FIXTURES / version).glob("*/*.ttgir")) if "tt.expand_dims" in p.read_text())
+    lines = path.read_text().split("\n")
+    i = next(i for i, line in enumerate(lines) if "tt.expand_dims" in line and "axis = " in line)
+    axis = re.search(r"axis = (\d)", lines[i]).group(1)
+    mutated = list(lines)
+    mutated[i] = lines[i].replace(f"axis = {axis}", f"axis = {1 - int(axis)}", 1)
+    return "\n".join(lines), "\n".join(mutated), i + 1
+
+
+@pytest.mark.parametrize("version", ["2.1.0", "3.0.0", "3.2.0", "3.6.0"])
+def test_expand_dims_takes_back_the_slice_dimension(version, tmp_path):
+    from conftest import ReleaseOracle
+    from ttopt.dialects import versions
+
+    kernel, mutated, line = _expand_dims_case(version)
+    release = versions.parse_release(version)
+    assert ttopt_refusal(kernel, release) is None
+    got = ttopt_refusal(mutated, release)
+    assert got is not None and (got[0], got[2]) == (line, "Incompatible slice dimension for ExpandDimsOp operand")
+    oracle = ReleaseOracle(release, tmp_path)
+    oracle.add("kernel", kernel, True)
+    oracle.add("mutated", mutated, False)
+    oracle.check()
+    assert "Incompatible slice dimension for ExpandDimsOp operand" in next(
+        r["error"] for r in oracle.oracle.check(oracle.version, [str(tmp_path / "mutated.ttir")]))

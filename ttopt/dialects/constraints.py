@@ -622,6 +622,11 @@ def in_releases(constr, first: tuple[int, int], last: tuple[int, int] | None = N
 # MLIR's wording (the verifier adds the `'op.name' op` prefix).
 
 
+class InferenceError(VerifyException):
+    """An error a type inference of Triton's emits (``emitOptionalError`` at the op's
+    location: the op's name is not in the message, as ``emitOpError`` would put it)."""
+
+
 def require_same_element_type(s: Attribute, r: Attribute) -> None:
     """``SameOperandsAndResultElementType`` for one operand and one result."""
     if not same(element_type(s), element_type(r)):
@@ -652,6 +657,7 @@ def require_inferred_shape(want: tuple[int, ...], rt: Attribute) -> None:
 
 
 __all__ = [
+    "InferenceError",
     "first",
     "with_element",
     "element_type",

@@ -21,6 +21,7 @@ effects in :mod:`ttopt.dialects.traits`; the names they define are re-exported h
 from __future__ import annotations
 
 import math
+import re
 
 from collections.abc import Sequence
 from typing import ClassVar
@@ -75,6 +76,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from ..xdsl_compat import operand_tuple, peek_token
 from .base import TritonOp, segment_sizes
 from .constraints import (
+    InferenceError,
     BoolLike,
     ExactType,
     TTFloatLike,
@@ -865,6 +867,9 @@ class BroadcastOp(ArrowOp):
 _RELEASES_2 = ((versions.OLDEST, (2, 3)),)
 
 
+_SLICE_DIM = re.compile(r"<\{dim=(\d+),")
+
+
 @irdl_triton_op
 class ExpandDimsOp(ArrowOp):
     name = "tt.expand_dims"
@@ -898,6 +903,13 @@ class ExpandDimsOp(ArrowOp):
             # (Triton's inference inserts past the shape's end: its verdict is undefined, a
             # refusal with a garbage shape or a crash; never valid)
             raise VerifyException(f"axis {axis} is out of range for a tensor of rank {len(ss)}")
+        # (the layout's inference, before the shape is compared: a slice layout's `dim` is
+        # the axis put back; its text as the reader keeps it, `<{dim=N,parent=...}>`)
+        enc = getattr(s, "encoding", None)
+        if getattr(enc, "name", "").endswith(".slice"):
+            m = _SLICE_DIM.match(enc.body.data)
+            if m is not None and int(m.group(1)) != axis:
+                raise InferenceError("Incompatible slice dimension for ExpandDimsOp operand")
         if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
             require_inferred_shape(ss[:axis] + (1,) + ss[axis:], r)
 

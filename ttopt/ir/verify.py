@@ -74,7 +74,7 @@ from ..dialects.layouts import ModuleLayouts, Reading, reading_span
 from ..xdsl_compat import operand_tuple
 from ..dialects.families import SameTypeOp
 from ..dialects.tt import segment_sizes
-from ..dialects.constraints import TypeKind
+from ..dialects.constraints import InferenceError, TypeKind
 from ..errors import TTOptError, TTOptInternalError, line_col
 from .lexer import SKIP, STRING_LITERAL, string_value
 
@@ -762,7 +762,7 @@ class _Walker:
             for step in plan.steps:
                 step(op)
         except VerifyException as e:
-            _fail(op, str(e))
+            _fail(op, e)
 
     def generic_checks(self, op: Operation, plan: _Plan) -> None:
         """An op in generic form: xDSL's whole IRDL verification (counts included), then
@@ -792,14 +792,14 @@ class _Walker:
             try:
                 plan.own(op)
             except VerifyException as e:
-                _fail(op, str(e))
+                _fail(op, e)
 
     def steps(self, op: Operation, plan: _Plan) -> None:
         try:
             for step in plan.steps:
                 step(op)
         except VerifyException as e:
-            _fail(op, str(e))
+            _fail(op, e)
 
     def regions(self, op: Operation, plan: _Plan) -> None:
         saved = None
@@ -878,7 +878,7 @@ class _Walker:
                     for step in plan.steps:
                         step(op)
                 except VerifyException as e:
-                    _fail(op, str(e))
+                    _fail(op, e)
                 nested = False
             else:
                 self.checks(op, plan, parent)
@@ -924,7 +924,12 @@ class _Walker:
         )
 
 
-def _fail(op: Operation, message: str):
+def _fail(op: Operation, message: str | VerifyException):
+    """``message`` at ``op``, after the op's name as MLIR's ``emitOpError`` writes it (not
+    for a :class:`~ttopt.dialects.constraints.InferenceError`: ``emitOptionalError`` at the
+    op's location, its words alone)."""
+    if isinstance(message, InferenceError):
+        raise VerificationFailure(op, str(message))
     raise VerificationFailure(op, f"'{_spelled(op)}' op {message}")
 
 
