@@ -76,3 +76,28 @@ def test_expand_dims_takes_back_the_slice_dimension(version, tmp_path):
     oracle.check()
     assert "Incompatible slice dimension for ExpandDimsOp operand" in next(
         r["error"] for r in oracle.oracle.check(oracle.version, [str(tmp_path / "mutated.ttir")]))
+
+
+# `array<T: ...>` of an element type MLIR takes and xDSL cannot pack (i128, f80, f128) was an
+# internal error; widths MLIR refuses (i7, tf32) were accepted
+ARRAYS = ["array<i128: 1, -1, 0x10>", "array<ui128: 1>", "array<i256: 1>", "array<i128>",
+          "array<f80: 1.5>", "array<f128: 1.5, 2.0>",
+          "array<i7: 1>", "array<i2: 1, 0>", "array<tf32: 1.0>",
+          "array<i128: 340282366920938463463374607431768211456>",
+          "array<si128: 170141183460469231731687303715884105728>", "array<i128: true>"]
+
+
+@pytest.mark.parametrize("array", ARRAYS)
+def test_a_dense_array_of_any_width_is_read_as_triton_reads_it(array, capfd):
+    import ttopt
+
+    text = f"module attributes {{x.a = {array}}} {{\n}}\n"
+    expected = triton_refusal(text, capfd)
+    assert ttopt_refusal(text) == expected
+    if expected is None:  # printed back as written, and read so by Triton
+        out = ttopt.optimize(text, ["redundant-load"])
+        assert out == text
+        from ttopt.ir.reader import read_module
+        from ttopt.ir.writer import write_module
+        again = write_module(read_module(text, "a.ttir"), keep_text=False)  # (printed anew)
+        assert f"x.a = {array}" in again and triton_refusal(again, capfd) is None

@@ -236,6 +236,13 @@ class ParserBase(Parser):
         """The op class of ``name`` (an error if there is none)."""
         return Parser._get_op_by_name(self, name)
 
+    def _parse_builtin_densearray_attr(self):  # type: ignore[override]
+        return self.parse_dense_array()
+
+    def parse_dense_array(self):
+        """The ``<T: v, ...>`` of a dense array (``array<...>``), after ``array``."""
+        return Parser._parse_builtin_densearray_attr(self)
+
     def _parse_dense_literal_type(self):  # type: ignore[override]
         return self.parse_dense_literal_type()
 

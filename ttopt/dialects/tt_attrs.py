@@ -50,6 +50,24 @@ DESCRIPTOR_REDUCE_KIND = {
 
 
 @irdl_attr_definition
+class WideDenseArrayAttr(ParametrizedAttribute):
+    """``array<T: v, ...>`` of an element type MLIR takes and xDSL cannot pack (``i128``,
+    ``f80``, ``f128``...): the element type and the values as written (printed back so).
+    Nothing in Triton uses one; a module may hold one (its reader must not fail on it)."""
+
+    name = "ttopt.wide_dense_array"
+    elt_type: Attribute
+    values: StringAttr
+
+    def print_as_written(self, printer: Printer) -> None:
+        printer.print_string("array<")
+        printer.print_attribute(self.elt_type)
+        if self.values.data:
+            printer.print_string(": " + self.values.data)
+        printer.print_string(">")
+
+
+@irdl_attr_definition
 class PointerType(ParametrizedAttribute, TypeAttribute):
     """``!tt.ptr<T>`` / ``!tt.ptr<T, addrspace>``; ``T`` may be a tensor (block pointer)."""
 
@@ -362,6 +380,7 @@ def pointee_matches(ptr_type: Attribute, t: Attribute) -> bool:
 
 
 __all__ = [
+    "WideDenseArrayAttr",
     "CACHE_MODIFIER",
     "EVICTION_POLICY",
     "MEM_SEMANTIC",

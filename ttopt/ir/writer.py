@@ -32,6 +32,7 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator
 from ..dialects import versions
 from ..dialects.declarative import variant_active
 from ..dialects.tt import OpaqueBodyAttr, PointerType
+from ..dialects.tt_attrs import WideDenseArrayAttr
 from ..xdsl_compat import PrinterBase
 from .locations import FileLineColRange
 from .reader import TritonModule
@@ -461,6 +462,9 @@ class TritonPrinter(PrinterBase):
         elif kind == "dense":
             if _print_splat(self, attribute) or _print_complex(self, attribute):
                 return
+        elif kind == "wide array":
+            attribute.print_as_written(self)
+            return
         elif kind == "resource":  # (the key as MLIR prints it: a bare name or a string)
             key = attribute.resource_handle.data
             self.print_string("dense_resource<")
@@ -567,6 +571,8 @@ def _attribute_kind(attribute: Attribute) -> str:
         return "dense"
     if isinstance(attribute, DenseResourceAttr):
         return "resource"
+    if isinstance(attribute, WideDenseArrayAttr):
+        return "wide array"
     return "other"
 
 
