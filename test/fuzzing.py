@@ -9,7 +9,9 @@ Variants
     deletion/duplication/swap/join, token swap, bit flips, invalid UTF-8, NUL, unbalanced
     brackets, an unterminated ``"`` with 30+ characters after it, CRLF, BOM, a deleted ``#loc``
     alias, odd location line/column numbers, an SSA value renamed at one use, a type changed in
-    one place, deep nesting, one-line modules, whitespace).  A variant is named
+    one place, deep nesting, one-line modules, whitespace; and, aimed at the verifier, an op's
+    line moved elsewhere or into the module's body, an op's name without its dialect or
+    another op's of its dialect, two operands of an op swapped).  A variant is named
     ``SOURCE:MUTATION#K@PARAMS``, e.g. ``small/add.ttir:truncate#0@off=1352``; its bytes
     depend only on ``SEED`` and ``SOURCE:MUTATION#K`` (``random.Random`` seeded with that
     string), so a name reproduces its variant whatever else changes.  About half the variants
@@ -454,6 +456,75 @@ def m_whitespace(rng, data, k):
     return _join(lines), f"line={i + 1}"
 
 
+# --- mutations aimed at the verifier (this round's semantic fuzzing found a value of the module
+#     used in a function, `splat` read as `tt.splat`, an atomic of another result shape...)
+OP_LINE = re.compile(r"^[ \t]+(?:%[^=\n]*=[ \t]*)?\"?[a-z_]+\.[a-z_.]+")
+
+
+def _op_lines(lines) -> list[int]:
+    return [i for i, s in enumerate(lines) if OP_LINE.match(s)]
+
+
+def m_move_op(rng, data, k):
+    """One op's line moved to another op's place: out of its region, before its operands,
+    into a combiner or out of its function (k=1: to the module's body)."""
+    lines = _lines(data)
+    ops = _op_lines(lines)
+    if len(ops) < 2:
+        return None
+    i = rng.choice(ops)
+    if k == 1:
+        mod = next((j for j, s in enumerate(lines) if s.startswith("module")), None)
+        if mod is None:
+            return None
+        j = mod + 1
+    else:
+        j = rng.choice([x for x in ops if x != i])
+    line = lines.pop(i)
+    lines.insert(j if j < i else j - 1 if k == 0 else j, line)
+    return _join(lines), f"line={i + 1}->{j + 1}"
+
+
+def m_op_name(rng, data, k):
+    """One op's name changed: its dialect dropped (k=0; MLIR looks a bare name up in the
+    default dialect only), or another op of its dialect (k=1)."""
+    lines = _lines(data)
+    ops = _op_lines(lines)
+    if not ops:
+        return None
+    i = rng.choice(ops)
+    m = re.search(r'(?:= |^[ \t]+)"?(([a-z_]+)\.([a-z_.]+))', lines[i])
+    if m is None:
+        return None
+    if k == 0:
+        new = m.group(3)
+    else:
+        names = sorted({x.group(1) for s in lines for x in
+                        [re.search(r'(?:= |^[ \t]+)"?(([a-z_]+)\.[a-z_.]+)', s)] if x and x.group(2) == m.group(2)})
+        new = rng.choice(names)
+    lines[i] = lines[i][: m.start(1)] + new + lines[i][m.end(1):]
+    return _join(lines), f"line={i + 1},{m.group(1)}->{new}"
+
+
+def m_swap_operands(rng, data, k):
+    """Two operands of one op swapped (their types no longer where the op wants them)."""
+    lines = _lines(data)
+    cands = []
+    for i in _op_lines(lines):
+        s = lines[i].split(" loc(")[0]
+        eq = s.find("= ")
+        uses = [u for u in SSA.finditer(s) if u.start() > eq]
+        if len(uses) >= 2:
+            cands.append((i, uses))
+    if not cands:
+        return None
+    i, uses = rng.choice(cands)
+    a, b = sorted(rng.sample(uses, 2), key=lambda u: u.start())
+    s = lines[i]
+    lines[i] = s[: a.start()] + b.group() + s[a.end(): b.start()] + a.group() + s[b.end():]
+    return _join(lines), f"line={i + 1},{a.group()[1:]}<->{b.group()[1:]}"
+
+
 # name -> (function, variants per source)
 MUTATIONS = {
     "identity": (m_identity, 1),
@@ -477,6 +548,9 @@ MUTATIONS = {
     "one_line": (m_one_line, 1),
     "join_lines": (m_join_lines, 1),
     "whitespace": (m_whitespace, 2),
+    "move_op": (m_move_op, 2),
+    "op_name": (m_op_name, 2),
+    "swap_operands": (m_swap_operands, 1),
 }
 
 
