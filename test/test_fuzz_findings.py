@@ -101,3 +101,60 @@ def test_a_dense_array_of_any_width_is_read_as_triton_reads_it(array, capfd):
         from ttopt.ir.writer import write_module
         again = write_module(read_module(text, "a.ttir"), keep_text=False)  # (printed anew)
         assert f"x.a = {array}" in again and triton_refusal(again, capfd) is None
+
+
+# tt.make_range: Triton 2.1 verifies no range, 2.2 - 3.3 not the order of its ends (a range
+# of another length than its tensor was refused in 2.1 text, valid there); each release asked
+RELEASES = ["2.1.0", "2.2.0", "2.3.1", "3.0.0", "3.1.0", "3.2.0", "3.3.1", "3.4.0", "3.5.1",
+            "3.6.0", "3.7.1", "3.8.0", "3.9.0"]
+_RANGE = re.compile(r"(make_range \{end = )(\d+)( : i32, start = )(\d+)")
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_make_range_is_verified_as_each_release_verifies_it(version, tmp_path):
+    from conftest import ReleaseOracle
+    from ttopt.dialects import versions
+
+    path = next(p for p in sorted((_FIXTURES / version).glob("*/*.ttir")) if _RANGE.search(p.read_text()))
+    text = path.read_text()
+    release = versions.parse_release(version)
+    oracle = ReleaseOracle(release, tmp_path)
+    cases = {"shorter": _RANGE.sub(lambda m: f"{m[1]}{int(m[2]) // 2}{m[3]}{m[4]}", text, count=1),
+             "empty": _RANGE.sub(lambda m: f"{m[1]}5{m[3]}5", text, count=1)}
+    for name, mutated in cases.items():
+        got = ttopt_refusal(mutated, release)
+        oracle.add(name, mutated, got is None)
+    oracle.check()  # (ttopt's verdict is the release's)
+    refused = {name: ttopt_refusal(t, release) for name, t in cases.items()}
+    if release == (2, 1):
+        assert refused == {"shorter": None, "empty": None}
+    elif release < (3, 4):  # (no order of the ends: the length is what is wrong)
+        assert "must match size of range [5, 5)" in refused["empty"][2]
+    else:
+        assert refused["empty"][2] == "'tt.make_range' op start must be less than end"
+
+
+def test_a_range_shorter_than_its_tensor_proves_no_disjoint_addresses():
+    """In 2.1 text a range may be shorter than its tensor: its ends then bound nothing, and a
+    load past a store is not taken as disjoint from it (it was, by the range's ends)."""
+    import ttopt
+
+    text = (
+        "module {\n  tt.func public @f(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {\n"
+        "    %r = tt.make_range {end = END : i32, start = 0 : i32} : tensor<64xi32>\n"
+        "    %c = arith.constant dense<32> : tensor<64xi32>\n"
+        "    %s = tt.splat %p : (!tt.ptr<f32>) -> tensor<64x!tt.ptr<f32>>\n"
+        "    %a = tt.addptr %s, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+        "    %q = arith.addi %r, %c : tensor<64xi32>\n"
+        "    %b = tt.addptr %s, %q : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+        "    %x = tt.load %b {cache = 1 : i32, evict = 1 : i32, isVolatile = false} : tensor<64xf32>\n"
+        "    tt.store %a, %x {cache = 1 : i32, evict = 1 : i32} : tensor<64xf32>\n"
+        "    %y = tt.load %b {cache = 1 : i32, evict = 1 : i32, isVolatile = false} : tensor<64xf32>\n"
+        "    tt.store %a, %y {cache = 1 : i32, evict = 1 : i32} : tensor<64xf32>\n"
+        "    tt.return\n  }\n}\n"
+    )
+    short = ttopt.optimize(text.replace("END", "32"), ["redundant-load"], triton_version="2.1")
+    assert short.count("tt.load ") == 2
+    # the same kernel with a range of 32 lanes on a tensor of 32: disjoint, merged
+    exact = text.replace("END", "32").replace("64x", "32x").replace("<64x", "<32x")
+    assert ttopt.optimize(exact, ["redundant-load"], triton_version="2.1").count("tt.load ") == 1

@@ -214,7 +214,10 @@ class AddressAnalysis:
             got = [self._linear.get(o) for o in op.operands]
             if name == "tt.make_range":
                 start, end = op.properties.get("start"), op.properties.get("end")
-                if start is not None and end is not None and end.value.data > start.value.data:
+                shape = v.type.get_shape() if not scalar else ()
+                # (only a range as long as its tensor: Triton 2.1 verifies neither)
+                if (start is not None and end is not None and end.value.data > start.value.data
+                        and tuple(shape) == (end.value.data - start.value.data,)):
                     return Linear((), start.value.data, end.value.data - 1, width)
                 return None
             if name in _LANE_MOVING and len(got) == 1 and got[0] is not None and got[0].width == width:

@@ -27,7 +27,7 @@ import numpy as np
 from . import numerics as N
 from .engine import Event, loc_str
 from .memory import MemoryError_
-from .types import Elem, elem_of, type_info
+from .types import Elem, InterpTypeError, elem_of, type_info
 from .reduce_order import plan as reduce_plan
 from .values import BlockPtr, Ptr, SharedBuf, TensorDesc, fmap
 
@@ -873,6 +873,10 @@ def _nprog(op, P):
 def _make_range(op, P):
     r = op.results[0]
     value = np.arange(iprop(op, "start"), iprop(op, "end")).astype(elem_of(r.type).dtype)
+    if value.shape != tuple(r.type.get_shape()):  # (Triton 2.1 verifies no range: what
+        # its code computes then is not modelled)
+        raise InterpTypeError(f"tt.make_range of [{iprop(op, 'start')}, {iprop(op, 'end')}) "
+                              f"gives no tensor of shape {list(r.type.get_shape())}")
 
     def run(env, rt):
         env[r] = value
