@@ -23,18 +23,17 @@ message and position are compared with Triton's own.
 from __future__ import annotations
 
 import pathlib
-import re
 
 import pytest
 
-from conftest import ReleaseOracle, ttopt_refusal
+from conftest import ttopt_refusal
+from conftest import triton_refusals as _triton
 from ttopt.dialects import DIALECTS, versions
 from ttopt.dialects.legacy import LEGACY
 from ttopt.ir.reader import read_module
 
 RELEASES = versions.RELEASES
 FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures" / "versions"
-_TRITON_ERROR = re.compile(r'loc\((?:"[^"]*":(\d+):(\d+)|.*?)\): error: (.*)')
 
 
 def _op_names() -> list[str]:
@@ -46,27 +45,6 @@ def _op_names() -> list[str]:
     return sorted(n for n in names if n.split(".")[0] in
                   ("tt", "ttg", "ttng", "arith", "math", "scf", "cf", "gpu", "ub", "llvm"))
 
-
-
-def _triton(release, tmp_path, texts: dict[str, str]) -> dict[str, tuple[int, int, str] | None]:
-    """Triton ``release``'s refusal of each text (LINE, COL, MESSAGE), or None."""
-    oracle = ReleaseOracle(release, tmp_path)
-    paths = {}
-    for name, text in texts.items():
-        paths[name] = tmp_path / f"{name}.ttir"
-        paths[name].write_text(text)
-    results = {r["file"]: r for r in oracle.oracle.check(oracle.version, list(paths.values()))}
-    out = {}
-    for name, path in paths.items():
-        r = results[str(path)]
-        if r["ok"]:
-            out[name] = None
-        else:
-            m = _TRITON_ERROR.match(r["error"])
-            assert m is not None, r["error"]
-            at = (int(m.group(1)), int(m.group(2))) if m.group(1) else (None, None)
-            out[name] = (*at, m.group(3))
-    return out
 
 
 def _func(body: str, args: str = "") -> str:
@@ -470,10 +448,10 @@ def test_load_hints_are_each_release_s_cases(release, tmp_path):
 def test_load_hints_without_triton():
     assert ttopt_refusal(_load((3, 6), 7, 1), (3, 6)) is None
     assert ttopt_refusal(_load((3, 1), 7, 1), (3, 1)) == (
-        4, 5, "'tt.load' op attribute 'cache' failed to satisfy constraint: allowed 32-bit signless "
+        4, 10, "'tt.load' op attribute 'cache' failed to satisfy constraint: allowed 32-bit signless "
               "integer cases: 1, 2, 3, 4, 5, 6")
     assert ttopt_refusal(_load((3, 6), 1, 4), (3, 6)) == (
-        4, 5, "'tt.load' op attribute 'evict' failed to satisfy constraint: allowed 32-bit signless "
+        4, 10, "'tt.load' op attribute 'evict' failed to satisfy constraint: allowed 32-bit signless "
               "integer cases: 1, 2, 3")
     assert ttopt_refusal(_load((3, 9), 8, 4), (3, 9)) is None
     # a text of 2.1 - 3.9 (no sign): 3.9 takes any value

@@ -229,8 +229,27 @@ def _located(mod: TritonModule, op: Operation, message: str) -> TTOptError:
         at = at.parent_op()
     if at is None or not mod.source:
         return TTOptError(message, mod.filename)
-    ln, col = line_col(mod.source, offsets[at])
+    ln, col = line_col(mod.source, op_name_offset(mod.source, offsets[at]))
     return TTOptError(message, mod.filename, ln, col)
+
+
+# an op's result list (`%0 = `, `%a, %b = `, `%x:2 = `, blanks and comments between tokens)
+_SUFFIX = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"  # (MLIR's suffix-id)
+_RESULT_LIST = re.compile(
+    rf"%{_SUFFIX}(?:{SKIP.pattern}:{SKIP.pattern}[0-9]+)?"
+    rf"(?:{SKIP.pattern},{SKIP.pattern}%{_SUFFIX}(?:{SKIP.pattern}:{SKIP.pattern}[0-9]+)?)*"
+    rf"{SKIP.pattern}={SKIP.pattern}"
+)
+
+
+def op_name_offset(text: str, start: int) -> int:
+    """The offset of the name of the op that starts at ``start`` in ``text`` (past its result
+    list): where MLIR locates the op, so where Triton's verifier reports its errors."""
+    if text.startswith("%", start):
+        m = _RESULT_LIST.match(text, start)
+        if m is not None:
+            return m.end()
+    return start
 
 
 # ------------------------------------------------------------- properties in generic form
