@@ -6,6 +6,8 @@ verifier-side gaps).
   implicit ``scf.yield`` of an ``scf.for``) is reported at the op that holds it.
 * **A unit property twice** (``scf.for unsigned ... {unsignedCmp}``, ``scf.execute_region
   no_inline ... {no_inline}``): MLIR's custom parser refuses it at the op.
+* **A branch to a region's entry block** (an explicit label): "entry block of region may
+  not have predecessors", at the op that holds the region, after the op's own checks.
 * **``scf.for`` without ``scf.yield`` where it carries values:** MLIR's parser gives every
   ``scf.for`` body its ``scf.yield`` (of no value), which the verifier then refuses.
 
@@ -64,6 +66,29 @@ VALID = {
         "      %q = arith.addi %s, %i : i32\n      scf.yield %q : i32\n    }\n"),
     "two results": _func("    %r, %s = scf.if %c -> (i32, i32) {\n      scf.yield %a, %a : i32, i32\n"
                          "    } else {\n      scf.yield %a, %a : i32, i32\n    }\n"),
+    "a loop of blocks, not to the entry": _func(
+        "    %v = scf.execute_region -> i32 {\n    ^bb0:\n      cf.br ^bb1\n    ^bb1:\n"
+        "      cf.cond_br %c, ^bb1, ^bb2\n    ^bb2:\n      scf.yield %a : i32\n    }\n"),
+    "an entry label, no branch to it": _func(
+        "    %v = scf.execute_region -> i32 {\n    ^bb0:\n      cf.br ^bb1\n    ^bb1:\n"
+        "      scf.yield %a : i32\n    }\n"),
+}
+
+_ENTRY = "entry block of region may not have predecessors"
+ENTRY = {
+    "execute_region": (_func(
+        "    %v = scf.execute_region -> i32 {\n    ^bb0:\n      cf.br ^bb1\n    ^bb1:\n"
+        "      cf.cond_br %c, ^bb0, ^bb2\n    ^bb2:\n      scf.yield %a : i32\n    }\n"),
+        (3, 10, _ENTRY)),
+    "execute_region, generic": (_func(
+        '    %v = "scf.execute_region"() ({\n    ^bb0:\n      cf.br ^bb1\n    ^bb1:\n'
+        "      cf.br ^bb0\n    }) : () -> i32\n"), (3, 10, _ENTRY)),
+    "function": ("module {\n  tt.func public @k() {\n  ^bb0:\n    cf.br ^bb1\n  ^bb1:\n"
+                 "    cf.br ^bb0\n  }\n}\n", (2, 3, _ENTRY)),
+    "switch to itself": ("module {\n  tt.func public @k() {\n  ^entry:\n"
+                         "    %n = arith.constant 1 : i32\n"
+                         "    cf.switch %n : i32, [\n      default: ^entry,\n      1: ^bb1\n    ]\n"
+                         "  ^bb1:\n    tt.return\n  }\n}\n", (2, 3, _ENTRY)),
 }
 
 _C01 = "    %c0 = arith.constant 0 : i32\n    %c1 = arith.constant 1 : i32\n"
@@ -96,7 +121,7 @@ def _refusals(cases: dict) -> dict:
     return {name: ttopt_refusal(text) for name, (text, _) in cases.items()}
 
 
-@pytest.mark.parametrize("cases", [COLUMNS, TWICE], ids=["columns", "twice"])
+@pytest.mark.parametrize("cases", [COLUMNS, ENTRY, TWICE], ids=["columns", "entry", "twice"])
 def test_refusals_without_triton(cases):
     assert _refusals(cases) == {name: want for name, (_, want) in cases.items()}
 
@@ -110,7 +135,7 @@ def test_the_valid_neighbours_are_read():
 def test_refusals_are_triton_3_6_s(tmp_path):
     """Message, line and column: ttopt's refusal is Triton 3.6's, and both read the valid
     neighbours."""
-    cases = {**COLUMNS, **TWICE}
+    cases = {**COLUMNS, **ENTRY, **TWICE}
     texts = {f"c{i}": text for i, (text, _) in enumerate(cases.values())}
     texts |= {f"v{i}": text for i, text in enumerate({**VALID, **TWICE_VALID}.values())}
     triton = triton_refusals((3, 6), tmp_path, texts)
@@ -121,9 +146,9 @@ def test_refusals_are_triton_3_6_s(tmp_path):
 
 @pytest.mark.versions
 @pytest.mark.parametrize("release", [(2, 1), (3, 0), (3, 5), (3, 9)], ids=versions.show)
-def test_twice_in_other_releases(release, tmp_path):
-    """The same words and place in every release where the property exists."""
-    cases = TWICE if release in since((3, 5)) else {}
+def test_entry_block_and_twice_in_other_releases(release, tmp_path):
+    """The same words and place in every release (the property twice: where it exists)."""
+    cases = {**ENTRY, **(TWICE if release in since((3, 5)) else {})}
     triton = triton_refusals(release, tmp_path, {n.replace(" ", "_").replace(",", ""): t
                                                  for n, (t, _) in cases.items()})
     assert list(triton.values()) == [want for _, want in cases.values()]

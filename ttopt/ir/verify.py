@@ -805,6 +805,10 @@ class _Walker:
         # from each outermost op covers those nested in it; an empty region is no CFG)
         if any(len(region.blocks) > 1 for region in regions):
             self.multi_block.append(op)
+        for region in regions:  # (MLIR: after the op's own checks, before its regions')
+            entry = region.first_block
+            if entry is not None and entry.first_use is not None:  # (a branch to it)
+                raise VerificationFailure(op, "entry block of region may not have predecessors")
         for index, region in enumerate(regions):
             blocks = region.blocks
             single = len(blocks) == 1
