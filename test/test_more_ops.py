@@ -203,8 +203,10 @@ INVALID = {
     "for_unsigned_not_unit": (_func(
         C01 + '    "scf.for"(%c0, %c1, %c1) <{unsignedCmp = false}> ({\n    ^bb0(%i: i32):\n'
         "      scf.yield\n    }) : (i32, i32, i32) -> ()\n"),
-        "5:5: error: 'scf.for' op attribute 'unsignedCmp' failed to satisfy constraint: false "
-        "should be of base attribute unit", "invalid properties {unsignedCmp = false}"),
+        "5:5: error: invalid properties {unsignedCmp = false} for op scf.for: Invalid attribute "
+        "`unsignedCmp` in property conversion: false",
+        "5:5): error: invalid properties {unsignedCmp = false} for op scf.for: Invalid attribute "
+        "`unsignedCmp` in property conversion: false"),
     "assert_i32": (_func('    cf.assert %n, "msg"\n'),
         "3:15: error: operand is used with type i1, but has been previously used or defined "
         "with type i32", "expects different type than prior uses: 'i1' vs 'i32'"),
@@ -218,8 +220,8 @@ INVALID = {
     "assert_no_message": (_func('    %t = arith.constant true\n    "cf.assert"(%t) : (i1) -> ()\n'),
         "4:5: error: 'cf.assert' op requires attribute 'msg'", "requires attribute 'msg'"),
     "assert_message_not_a_string": (_func("    %t = arith.constant true\n    cf.assert %t, 1\n"),
-        "4:5: error: 'cf.assert' op attribute 'msg' failed to satisfy constraint: 1 : i64 "
-        "should be of base attribute string", "integer literal not valid for specified type"),
+        "4:5: error: 'cf.assert' op attribute 'msg' failed to satisfy constraint: string "
+        "attribute", "integer literal not valid for specified type"),
     "switch_case_type": (
         "module {\n  tt.func public @k(%n: i32) {\n"
         '    "cf.switch"(%n, %n) [^bb1, ^bb2] <{case_operand_segments = array<i32: 1>, '

@@ -54,7 +54,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ..ir.lexer import SKIP
 from . import versions
-from .constraints import same
+from .constraints import in_releases, same
 from .upstream import adapt, register_verify
 
 ForOp = _x.ForOp
@@ -426,7 +426,7 @@ ADAPTERS = {
         parse=classmethod(_for_parse),
         print_=_for_print,
         verify_without=(SingleBlockImplicitTerminator,),
-        properties={UNSIGNED_CMP: OptPropertyDef(base(UnitAttr))},
+        properties={UNSIGNED_CMP: OptPropertyDef(in_releases(UnitAttr, (3, 5)))},
         extra_traits=(_ForCanonicalization(),),
         drop_traits=(_x.ForOpHasCanonicalizationPatternsTrait,),
         why=_WHY + "; MLIR's parse-time terminator; MLIR's `unsigned` (unsignedCmp)",

@@ -345,7 +345,7 @@ class LoadOp(TritonOp):
     other = opt_operand_def()
     result = result_def()
     boundaryCheck = opt_prop_def(I32_ARRAY)
-    padding = opt_prop_def(PADDING)
+    padding = opt_prop_def(in_releases(PADDING, versions.OLDEST, (3, 7)))  # (3.8: none)
     cache = opt_prop_def(CACHE)
     evict = opt_prop_def(EVICT)
     isVolatile = opt_prop_def(BoolAttr)
@@ -1645,7 +1645,7 @@ class PrintOp(TritonOp):
     args = var_operand_def()
     prefix = prop_def(StringAttr)
     hex = prop_def(BoolAttr)
-    isSigned = prop_def(I32_ARRAY)
+    isSigned = prop_def(in_releases(I32_ARRAY, (3, 2)))  # (before: filled by the reader)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(MemoryWriteEffect())
     assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"
