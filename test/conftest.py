@@ -115,6 +115,32 @@ class ReleaseOracle:
         assert not wrong, "\n".join(wrong)
 
 
+_TRITON_ERROR = re.compile(r'loc\((?:"[^"]*":(\d+):(\d+)|.*?)\): error: (.*)')
+
+
+def triton_refusals(release, tmp_path: pathlib.Path,
+                    texts: dict[str, str]) -> dict[str, tuple[int, int, str] | None]:
+    """Triton ``release``'s refusal of each text (LINE, COL, MESSAGE), or None where it
+    accepts it (one run of its own environment; skipped where that is missing)."""
+    oracle = ReleaseOracle(release, tmp_path)
+    paths = {}
+    for name, text in texts.items():
+        paths[name] = tmp_path / f"{name}.ttir"
+        paths[name].write_text(text)
+    results = {r["file"]: r for r in oracle.oracle.check(oracle.version, list(paths.values()))}
+    out = {}
+    for name, path in paths.items():
+        r = results[str(path)]
+        if r["ok"]:
+            out[name] = None
+        else:
+            m = _TRITON_ERROR.match(r["error"])
+            assert m is not None, r["error"]
+            at = (int(m.group(1)), int(m.group(2))) if m.group(1) else (None, None)
+            out[name] = (*at, m.group(3))
+    return out
+
+
 def ir_files(root: pathlib.Path) -> list[pathlib.Path]:
     """Every .ttir/.ttgir under ``root``, sorted."""
     return sorted(list(root.rglob("*.ttir")) + list(root.rglob("*.ttgir")))

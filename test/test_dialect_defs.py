@@ -115,7 +115,7 @@ def test_the_declarative_parser_leaves_type_rules_to_the_verifier(full_parser, m
     with pytest.raises(TTOptError) as e:
         ttopt.optimize(_kernel("%0 = tt.splat %a : f32 -> f32"), [], "t.ttir")
     assert str(e.value) == (
-        "t.ttir:3:5: error: 'tt.splat' op result #0 must be ranked tensor of floating-point or integer or ptr values, but got 'f32'"
+        "t.ttir:3:10: error: 'tt.splat' op result #0 must be ranked tensor of floating-point or integer or ptr values, but got 'f32'"
     )
 
 

@@ -129,7 +129,7 @@ def _splat(form: str, t: str) -> str:
 def test_a_release_named_takes_its_own_types(t, release, taken):
     text = _splat(SPLAT_2 if release < (3, 0) else SPLAT_3, t)
     words = TT_TYPE_2 if release < (3, 0) else TT_TYPE_3
-    expected = None if taken else (3, 5, f"'tt.splat' op operand #0 must be {words}, but got '{t}'")
+    expected = None if taken else (3, 10, f"'tt.splat' op operand #0 must be {words}, but got '{t}'")
     # (3.6 named: the text's signs allow 3.0 - 3.9, and 3.6 is what it is read as anyway)
     assert ttopt_refusal(text, release) == expected
 
@@ -141,11 +141,11 @@ def test_a_text_of_several_releases_takes_what_any_of_them_takes():
     # a 3.x sign: 3.0 - 3.9 takes i4 (3.2+), not f8E4M3B11FNUZ
     assert ttopt_refusal(_splat(SPLAT_3, "i4")) is None
     assert ttopt_refusal(_splat(SPLAT_3, "f8E4M3B11FNUZ")) == (
-        3, 5, f"'tt.splat' op operand #0 must be {TT_TYPE_3}, but got 'f8E4M3B11FNUZ'")
+        3, 10, f"'tt.splat' op operand #0 must be {TT_TYPE_3}, but got 'f8E4M3B11FNUZ'")
     # a 2.x sign: 2.1 - 2.3 (read as 2.3) takes f8E4M3FN (2.2, 2.3), not i4
     assert ttopt_refusal(_splat(SPLAT_2, "f8E4M3FN")) is None
     assert ttopt_refusal(_splat(SPLAT_2, "i4")) == (
-        3, 5, f"'tt.splat' op operand #0 must be {TT_TYPE_2}, but got 'i4'")
+        3, 10, f"'tt.splat' op operand #0 must be {TT_TYPE_2}, but got 'i4'")
     # a 2.x text of pointers without an address space: 2.1's, which takes no f8E4M3FN
     text = _kernel("%0 = tt.splat %x : (f8E4M3FN) -> tensor<4xf8E4M3FN>\n"
                    "    %1 = tt.splat %p : (!tt.ptr<f32>) -> tensor<4x!tt.ptr<f32>>",
@@ -153,7 +153,7 @@ def test_a_text_of_several_releases_takes_what_any_of_them_takes():
     assert ttopt_refusal(text) is not None
     # ops 2.x does not have (tt.precise_sqrt: 3.0+) say the text is not 2.x's
     assert ttopt_refusal(_kernel('%0 = "tt.precise_sqrt"(%x) : (f8E4M3B11FNUZ) -> f8E4M3B11FNUZ',
-                          "%x: f8E4M3B11FNUZ")) == (3, 5, (
+                          "%x: f8E4M3B11FNUZ")) == (3, 10, (
         "'tt.precise_sqrt' op operand #0 must be floating-point or ranked tensor of floating-point "
         "values, but got 'f8E4M3B11FNUZ'"))
 
@@ -176,7 +176,7 @@ def test_a_text_of_several_releases_takes_what_any_of_them_takes():
      "values, but got 'tensor<1xi2>'"),
 ])
 def test_the_tt_constraints_take_triton_s_types_only(body, args, message):
-    assert ttopt_refusal(_kernel(body, args)) == (3, 5, message)
+    assert ttopt_refusal(_kernel(body, args)) == (3, 10, message)
     for ok in ("f16", "i32"):  # (the same ops of a type every release takes)
         text = _kernel(body, args)
         bad = re.search(r"(tf32|f8E3M4|i128|f8E8M0FNU|i2)\b", text).group(1)
@@ -188,7 +188,7 @@ def test_2x_words():
     """Triton 2.x says "tensor of" where 3.x says "ranked tensor of"."""
     text = _kernel("%0 = tt.expand_dims %x {axis = 0 : i32} : (tensor<4xi2>) -> tensor<1x4xi2>",
                    "%x: tensor<4xi2>")
-    assert ttopt_refusal(text, (2, 2)) == (3, 5, (
+    assert ttopt_refusal(text, (2, 2)) == (3, 10, (
         "'tt.expand_dims' op operand #0 must be tensor of floating-point values or tensor of "
         "integer values or tensor of ptr values, but got 'tensor<4xi2>'"))
 

@@ -16,6 +16,8 @@ import pytest
 
 from conftest import ROOT
 from ttopt.interp import SUPPORTED_OPS, InterpError, compare, run_kernel
+from ttopt.errors import TTOptError
+from ttopt.ir.reader import read_module
 
 HERE = ROOT / "test" / "fixtures" / "branches"
 OPS36 = ROOT / "test" / "fixtures" / "ops36"
@@ -207,14 +209,18 @@ def test_compare_of_a_kernel_that_never_ends_is_an_error():
 
 
 def test_a_branch_to_the_entry_block_is_refused():
-    """MLIR's verifier refuses it (the entry block of a region has no predecessors); ttopt's
-    reader reads it: the interpreter refuses it rather than loop."""
+    """MLIR's verifier refuses it (the entry block of a region has no predecessors), and so
+    does ttopt's (test_verify_positions); a module read without verifying it: the
+    interpreter refuses it rather than loop."""
     text = ("module {\n  tt.func public @k(%out: !tt.ptr<i32>) {\n    scf.execute_region {\n"
             "    ^bb0:\n      %c0 = arith.constant 0 : i32\n      cf.br ^bb1\n    ^bb1:\n"
             "      cf.br ^bb0\n    }\n    tt.return\n  }\n}\n")
+    with pytest.raises(TTOptError, match=r"^<input>:3:5: error: entry block of region may not "
+                                         r"have predecessors$"):
+        run_kernel(text)
     with pytest.raises(InterpError, match=r"<input>:8:7: error: 'cf.br': branches to the entry "
                                           r"block of its region"):
-        run_kernel(text)
+        run_kernel(read_module(text, "<input>", verify=False))
 
 
 # ------------------------------------------------------------------ cf.switch

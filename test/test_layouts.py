@@ -575,9 +575,10 @@ def test_a_string_not_terminated_in_a_body():
 def test_layouts_in_the_module():
     r = (3, 6)
     text = by_name("module: warps of a blocked layout").text(r)
-    ln = text[: text.index("tt.make_range")].count("\n") + 1
+    at = text.index("tt.make_range")  # (the op's name: MLIR's location of the op)
+    ln, col = text[:at].count("\n") + 1, at - text.rfind("\n", 0, at)
     rejects(text, r, "Result has an invalid layout: #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
-            "warpsPerCTA = [8], order = [0]}>. Layout has 8 warps per CTA, but the context requires 4 warps per CTA.", ln, 5)
+            "warpsPerCTA = [8], order = [0]}>. Layout has 8 warps per CTA, but the context requires 4 warps per CTA.", ln, col)
     rejects(by_name("module: no num-warps").text(r), r, "Result has an invalid layout: Could not determine the number "
             "of warps per CTA. Operation is not in a context with `ttg.num-warps`.")
     accepts(by_name("module: no num-warps, no tensor op").text(r), r)

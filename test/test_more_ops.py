@@ -157,35 +157,35 @@ CRASHES_FROM_3_2 = {"switch_i8_wraps", "switch_i1_one"}
 INVALID = {
     "er_no_terminator": (_func(
         "    %v = scf.execute_region -> i32 {\n      %c = arith.constant 0 : i32\n    }\n"),
-        "4:7: error: block with no terminator, has 'arith.constant'", "block with no terminator"),
+        "4:12: error: block with no terminator, has 'arith.constant'", "block with no terminator"),
     "er_no_terminator_no_results": (_func(
         "    scf.execute_region {\n      %c = arith.constant 0 : i32\n    }\n"),
-        "4:7: error: block with no terminator, has 'arith.constant'", "block with no terminator"),
+        "4:12: error: block with no terminator, has 'arith.constant'", "block with no terminator"),
     "er_yield_type": (_func(
         "    %v = scf.execute_region -> i32 {\n      %c = arith.constant 0.0 : f32\n"
         "      scf.yield %c : f32\n    }\n"),
-        "3:5: error: 'scf.execute_region' op along control flow edge from Region #0 to parent "
+        "3:10: error: 'scf.execute_region' op along control flow edge from Region #0 to parent "
         "results: source type #0 'f32' should match input type #0 'i32'",
         "source type #0 'f32' should match input type #0 'i32'"),
     "er_yield_count": (_func(
         "    %v = scf.execute_region -> i32 {\n      scf.yield %n, %n : i32, i32\n    }\n"),
-        "3:5: error: 'scf.execute_region' op region control flow edge from Region #0 to parent "
+        "3:10: error: 'scf.execute_region' op region control flow edge from Region #0 to parent "
         "results: source has 2 operands, but target successor needs 1",
         "source has 2 operands, but target successor needs 1"),
     "er_yields_disagree": (_func(
         "    %v = scf.execute_region -> i32 {\n      %t = arith.constant true\n"
         "      cf.cond_br %t, ^bb1, ^bb2\n    ^bb1:\n      scf.yield %n : i32\n"
         "    ^bb2:\n      %f = arith.constant 1.0 : f32\n      scf.yield %f : f32\n    }\n"),
-        "3:5: error: 'scf.execute_region' op along control flow edgefrom Region #0 to parent "
+        "3:10: error: 'scf.execute_region' op along control flow edgefrom Region #0 to parent "
         "results operands mismatch between return-like terminators",
         "operands mismatch between return-like terminators"),
     "er_empty": (_func("    %v = scf.execute_region -> i32 {\n    }\n"),
-        "3:5: error: 'scf.execute_region' op region needs to have at least one block",
+        "3:10: error: 'scf.execute_region' op region needs to have at least one block",
         "region needs to have at least one block"),
     "er_arguments": (_func(
         '    %v = "scf.execute_region"() ({\n    ^bb0(%a: i32):\n      scf.yield %a : i32\n'
         "    }) : () -> i32\n"),
-        "3:5: error: 'scf.execute_region' op region cannot have any arguments",
+        "3:10: error: 'scf.execute_region' op region cannot have any arguments",
         "region cannot have any arguments"),
     "er_return_inside": (_func("    scf.execute_region {\n      tt.return\n    }\n"),
         "4:7: error: 'tt.return' op expects parent op 'tt.func'", "expects parent op 'tt.func'"),
@@ -194,8 +194,8 @@ INVALID = {
         "3:35: error: Expected region!", "expected '{' to begin a region"),
     "for_unsigned_twice": (_func(
         C01 + "    scf.for unsigned %i = %c0 to %c1 step %c1 : i32 {\n    } {unsignedCmp}\n"),
-        "6:7: error: attribute 'unsignedCmp' occurs more than once in the attribute list",
-        "attribute 'unsignedCmp' occurs more than once"),
+        "5:5: error: custom op 'scf.for' attribute 'unsignedCmp' occurs more than once in the "
+        "attribute list", "5:5): error: custom op 'scf.for' attribute 'unsignedCmp' occurs more than once"),
     "for_unsigned_after_step": (_func(
         C01 + "    scf.for %i = %c0 to %c1 step %c1 unsigned : i32 {\n    }\n"),
         "5:18: error: operand is used with type index, but has been previously used or "
@@ -203,8 +203,10 @@ INVALID = {
     "for_unsigned_not_unit": (_func(
         C01 + '    "scf.for"(%c0, %c1, %c1) <{unsignedCmp = false}> ({\n    ^bb0(%i: i32):\n'
         "      scf.yield\n    }) : (i32, i32, i32) -> ()\n"),
-        "5:5: error: 'scf.for' op attribute 'unsignedCmp' failed to satisfy constraint: false "
-        "should be of base attribute unit", "invalid properties {unsignedCmp = false}"),
+        "5:5: error: invalid properties {unsignedCmp = false} for op scf.for: Invalid attribute "
+        "`unsignedCmp` in property conversion: false",
+        "5:5): error: invalid properties {unsignedCmp = false} for op scf.for: Invalid attribute "
+        "`unsignedCmp` in property conversion: false"),
     "assert_i32": (_func('    cf.assert %n, "msg"\n'),
         "3:15: error: operand is used with type i1, but has been previously used or defined "
         "with type i32", "expects different type than prior uses: 'i1' vs 'i32'"),
@@ -218,8 +220,8 @@ INVALID = {
     "assert_no_message": (_func('    %t = arith.constant true\n    "cf.assert"(%t) : (i1) -> ()\n'),
         "4:5: error: 'cf.assert' op requires attribute 'msg'", "requires attribute 'msg'"),
     "assert_message_not_a_string": (_func("    %t = arith.constant true\n    cf.assert %t, 1\n"),
-        "4:5: error: 'cf.assert' op attribute 'msg' failed to satisfy constraint: 1 : i64 "
-        "should be of base attribute string", "integer literal not valid for specified type"),
+        "4:5: error: 'cf.assert' op attribute 'msg' failed to satisfy constraint: string "
+        "attribute", "integer literal not valid for specified type"),
     "switch_case_type": (
         "module {\n  tt.func public @k(%n: i32) {\n"
         '    "cf.switch"(%n, %n) [^bb1, ^bb2] <{case_operand_segments = array<i32: 1>, '
@@ -325,6 +327,11 @@ def test_printed_anew_as_mlir_prints_them():
     assert lines[at + 1] == "      default: ^bb1(%n : i32)]"
 
 
+# refused, but Triton's first error is elsewhere (a parse error later on the line: 5:37
+# "expected '{' to begin a region", 4:19 "integer literal not valid for specified type")
+POSITION_GAPS = {"for_unsigned_after_step", "assert_message_not_a_string"}
+
+
 @pytest.mark.parametrize("name", list(INVALID))
 def test_refused_as_triton_refuses(name, triton36):
     text, error, triton_error = INVALID[name]
@@ -352,6 +359,8 @@ def test_refused_as_triton_refuses(name, triton36):
         said = captured.read().decode("utf-8", "replace")
     assert not ok
     assert triton_error in said, said
+    if name not in POSITION_GAPS:  # (and at Triton's line and column)
+        assert f":{error.split(': error')[0]}): error: " in said, said
 
 
 def test_the_cli_reads_the_fuzzers_reproducers(tmp_path):

@@ -23,18 +23,17 @@ message and position are compared with Triton's own.
 from __future__ import annotations
 
 import pathlib
-import re
 
 import pytest
 
-from conftest import ReleaseOracle, ttopt_refusal
+from conftest import ttopt_refusal
+from conftest import triton_refusals as _triton
 from ttopt.dialects import DIALECTS, versions
 from ttopt.dialects.legacy import LEGACY
 from ttopt.ir.reader import read_module
 
 RELEASES = versions.RELEASES
 FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures" / "versions"
-_TRITON_ERROR = re.compile(r'loc\((?:"[^"]*":(\d+):(\d+)|.*?)\): error: (.*)')
 
 
 def _op_names() -> list[str]:
@@ -46,27 +45,6 @@ def _op_names() -> list[str]:
     return sorted(n for n in names if n.split(".")[0] in
                   ("tt", "ttg", "ttng", "arith", "math", "scf", "cf", "gpu", "ub", "llvm"))
 
-
-
-def _triton(release, tmp_path, texts: dict[str, str]) -> dict[str, tuple[int, int, str] | None]:
-    """Triton ``release``'s refusal of each text (LINE, COL, MESSAGE), or None."""
-    oracle = ReleaseOracle(release, tmp_path)
-    paths = {}
-    for name, text in texts.items():
-        paths[name] = tmp_path / f"{name}.ttir"
-        paths[name].write_text(text)
-    results = {r["file"]: r for r in oracle.oracle.check(oracle.version, list(paths.values()))}
-    out = {}
-    for name, path in paths.items():
-        r = results[str(path)]
-        if r["ok"]:
-            out[name] = None
-        else:
-            m = _TRITON_ERROR.match(r["error"])
-            assert m is not None, r["error"]
-            at = (int(m.group(1)), int(m.group(2))) if m.group(1) else (None, None)
-            out[name] = (*at, m.group(3))
-    return out
 
 
 def _func(body: str, args: str = "") -> str:
@@ -261,66 +239,59 @@ def _mutate(text: str, old: str, new: str) -> str:
 
 
 # name -> (fixture of Triton 3.6, text in it, replacement, the refusal or None); a refusal:
-# a message both give, or (Triton's constraint, ttopt's words for it) after "attribute 'X'
-# failed to satisfy constraint: " (ttopt says what xDSL's constraint says, as it does for
-# the other properties)
+# a message both give, or (the op and attribute, the constraint's words after "attribute 'X'
+# failed to satisfy constraint: ": ODS's summary of it, which both give)
 _MSG = "failed to satisfy constraint:"
-_I32 = ("32-bit signless integer attribute", "Expected attribute i32 but got i64")
+_I32 = "32-bit signless integer attribute"
 MUTATIONS = {
     "async_wait_no_num": ("sm80/matmul.ttgir", " {num = 2 : i32}", "",
                           "'ttg.async_wait' op requires attribute 'num'"),
     "async_wait_num_i64": ("sm80/matmul.ttgir", "{num = 2 : i32}", "{num = 2 : i64}",
-                           ("'ttg.async_wait' op attribute 'num'", *_I32)),
+                           ("'ttg.async_wait' op attribute 'num'", _I32)),
     "fp4_no_axis": ("sm80/dot_scaled.ttgir", " {axis = 1 : i32} : tensor<32x32xi8", " : tensor<32x32xi8",
                     "'ttg.fp4_to_fp' op requires attribute 'axis'"),
     "memdesc_trans_no_order": ("sm90/dot_ops.ttgir", " {order = array<i32: 1, 0>} : !ttg.memdesc",
                                " : !ttg.memdesc", "'ttg.memdesc_trans' op requires attribute 'order'"),
     "memdesc_trans_i64_order": ("sm90/dot_ops.ttgir", "{order = array<i32: 1, 0>} : !ttg.memdesc",
                                 "{order = array<i64: 1, 0>} : !ttg.memdesc",
-                                ("'ttg.memdesc_trans' op attribute 'order'", "i32 dense array attribute",
-                                 "Expected attribute i32 but got i64")),
+                                ("'ttg.memdesc_trans' op attribute 'order'", "i32 dense array attribute")),
     "dot_wait_no_pendings": ("sm90/desc_matmul.ttgir", " {pendings = 1 : i32}", "",
                              "'ttng.warp_group_dot_wait' op requires attribute 'pendings'"),
     "fence_no_bcluster": ("sm90/tensor_desc.ttgir", "ttng.fence_async_shared {bCluster = false}",
                           "ttng.fence_async_shared", "'ttng.fence_async_shared' op requires attribute "
                           "'bCluster'"),
     "fence_int_bcluster": ("sm90/tensor_desc.ttgir", "{bCluster = false}", "{bCluster = 0 : i32}",
-                           ("'ttng.fence_async_shared' op attribute 'bCluster'", "bool attribute",
-                            "Expected attribute i1 but got i32")),
+                           ("'ttng.fence_async_shared' op attribute 'bCluster'", "bool attribute")),
     "extern_no_pure": ("sm90/math_ops.ttir", "pure = true, symbol", "symbol",
                        "'tt.extern_elementwise' op requires attribute 'pure'"),
     "extern_int_libname": ("sm90/math_ops.ttir", 'libname = ""', "libname = 1 : i32",
-                           ("'tt.extern_elementwise' op attribute 'libname'", "string attribute",
-                            "1 : i32 should be of base attribute string")),
+                           ("'tt.extern_elementwise' op attribute 'libname'", "string attribute")),
     "asm_no_packed": ("sm80/fp_convert.ttgir", "packed_element = 4 : i32, ", "",
                       "'tt.elementwise_inline_asm' op requires attribute 'packed_element'"),
     "gather_int_layout": ("sm90/scan_reduce.ttgir", "efficient_layout}", "efficient_layout = 1 : i32}",
-                          ("'tt.gather' op attribute 'efficient_layout'", "unit attribute",
-                           "1 : i32 should be of base attribute unit")),
+                          ("'tt.gather' op attribute 'efficient_layout'", "unit attribute")),
     "copy_contiguity_i64": ("sm80/matmul.ttgir", "{contiguity = 8 : i32}", "{contiguity = 8 : i64}",
-                            ("'ttg.async_copy_global_to_local' op attribute 'contiguity'", *_I32)),
+                            ("'ttg.async_copy_global_to_local' op attribute 'contiguity'", _I32)),
     "copy_volatile_int": ("sm80/matmul.ttgir", "{contiguity = 8 : i32}",
                           "{contiguity = 8 : i32, isVolatile = 1 : i32}",
                           ("'ttg.async_copy_global_to_local' op attribute 'isVolatile'",
-                           "bool attribute", "Expected attribute i1 but got i32")),
+                           "bool attribute")),
     "alloc_alignment_i64": ("sm80/dot_scaled.ttgir", "= ttg.local_alloc %a_29 :",
                             "= ttg.local_alloc %a_29 {alignment = 16 : i64} :",
-                            ("'ttg.local_alloc' op attribute 'alignment'", *_I32)),
+                            ("'ttg.local_alloc' op attribute 'alignment'", _I32)),
     "alloc_alignment": ("sm80/dot_scaled.ttgir", "= ttg.local_alloc %a_29 :",
                         "= ttg.local_alloc %a_29 {alignment = 16 : i32} :", None),
     "wgdot_async_int": ("sm90/warp_specialized.ttgir", "inputPrecision = 0 : i32}",
                         "inputPrecision = 0 : i32, isAsync = 1 : i32}",
-                        ("'ttng.warp_group_dot' op attribute 'isAsync'", "bool attribute",
-                         "Expected attribute i1 but got i32")),
+                        ("'ttng.warp_group_dot' op attribute 'isAsync'", "bool attribute")),
     "wgdot_max_imprecise": ("sm90/warp_specialized.ttgir", "inputPrecision = 0 : i32}",
                             "inputPrecision = 0 : i32, isAsync = true, maxNumImpreciseAcc = 4 : i32}",
                             None),
     "dot_max_imprecise_i64": ("sm80/dot_scaled.ttgir", "%c = tt.dot %sa_67, %sb_82, %cst_1 :",
                               "%c = tt.dot %sa_67, %sb_82, %cst_1 {maxNumImpreciseAcc = 0 : i64} :",
-                              ("'tt.dot' op attribute 'maxNumImpreciseAcc'", *_I32)),
+                              ("'tt.dot' op attribute 'maxNumImpreciseAcc'", _I32)),
     "call_arg_attrs": ("sm90/control_flow.ttgir", "(%z, %z_33) :", "(%z, %z_33) {arg_attrs = 1 : i32} :",
-                       ("'tt.call' op attribute 'arg_attrs'", "Array of dictionary attributes",
-                        "Array of dictionary attributes")),
+                       ("'tt.call' op attribute 'arg_attrs'", "Array of dictionary attributes")),
     "call_arg_attrs_ok": ("sm90/control_flow.ttgir", "(%z, %z_33) :",
                           "(%z, %z_33) {arg_attrs = [{}, {}], res_attrs = [{}]} :", None),
 }
@@ -330,8 +301,8 @@ def _words(refusal) -> tuple[str | None, str | None]:
     """(what Triton's message ends with, ttopt's message) of a refusal of MUTATIONS."""
     if refusal is None or isinstance(refusal, str):
         return refusal, refusal
-    what, triton, ours = refusal
-    return f"{what} {_MSG} {triton}", f"{what} {_MSG} {ours}"
+    what, words = refusal
+    return f"{what} {_MSG} {words}", f"{what} {_MSG} {words}"
 
 
 @pytest.mark.versions
@@ -469,12 +440,15 @@ def test_load_hints_are_each_release_s_cases(release, tmp_path):
 
 def test_load_hints_without_triton():
     assert ttopt_refusal(_load((3, 6), 7, 1), (3, 6)) is None
+    # (Triton 3.1's and 3.6's words: a case the enum lacks is no value of its kind)
     assert ttopt_refusal(_load((3, 1), 7, 1), (3, 1)) == (
-        4, 5, "'tt.load' op attribute 'cache' failed to satisfy constraint: allowed 32-bit signless "
-              "integer cases: 1, 2, 3, 4, 5, 6")
+        4, 10, "invalid properties {cache = 7 : i32, evict = 1 : i32, operandSegmentSizes = "
+               "array<i32: 1, 0, 0>} for op tt.load: Invalid attribute `cache` in property "
+               "conversion: 7 : i32")
     assert ttopt_refusal(_load((3, 6), 1, 4), (3, 6)) == (
-        4, 5, "'tt.load' op attribute 'evict' failed to satisfy constraint: allowed 32-bit signless "
-              "integer cases: 1, 2, 3")
+        4, 10, "invalid properties {cache = 1 : i32, evict = 4 : i32, operandSegmentSizes = "
+               "array<i32: 1, 0, 0>} for op tt.load: Invalid attribute `evict` in property "
+               "conversion: 4 : i32")
     assert ttopt_refusal(_load((3, 9), 8, 4), (3, 9)) is None
     # a text of 2.1 - 3.9 (no sign): 3.9 takes any value
     assert ttopt_refusal(_load((3, 9), 8, 4)) is None

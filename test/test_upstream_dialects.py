@@ -270,27 +270,27 @@ LOOP = "%lb = arith.constant 0 : i32\n%ub = arith.constant 4 : i32\n%st = arith.
     [
         # MLIR's constraint (xDSL's container_of(IntegerType) also takes si32)
         ('%0 = "arith.addi"(%s, %s) : (si32, si32) -> si32',
-         "3:5: error: 'arith.addi' op operand #0 must be signless-integer-like, but got 'si32'",
+         "3:10: error: 'arith.addi' op operand #0 must be signless-integer-like, but got 'si32'",
          "%0 = arith.addi %b, %b : i32"),
         # reported by the verifier, at the op (xDSL's format program raised at the next op);
         # the trailing loc() keeps the line from the reader's fast path
         ('%0 = math.exp %b : i32 loc("k.py":1:1)',
-         "3:5: error: 'math.exp' op operand #0 must be floating-point-like, but got 'i32'",
+         "3:10: error: 'math.exp' op operand #0 must be floating-point-like, but got 'i32'",
          '%0 = math.exp %a : f32 loc("k.py":1:1)'),
         ('%0 = arith.negf %b : i32 loc("k.py":1:1)',
-         "3:5: error: 'arith.negf' op operand #0 must be floating-point-like, but got 'i32'",
+         "3:10: error: 'arith.negf' op operand #0 must be floating-point-like, but got 'i32'",
          '%0 = arith.negf %a : f32 loc("k.py":1:1)'),
         ('%0 = "math.fma"(%a, %a, %a) : (f32, f32, f32) -> f16',
-         "3:5: error: 'math.fma' op requires the same type for all operands and results",
+         "3:10: error: 'math.fma' op requires the same type for all operands and results",
          '%0 = "math.fma"(%a, %a, %a) : (f32, f32, f32) -> f32'),
         # MLIR's rules that xDSL's verifiers do not check
         ("%0 = arith.truncf %th : tensor<4xf16> to tensor<4xf32>",
-         "3:5: error: 'arith.truncf' op operand type 'tensor<4xf16>' and result type "
+         "3:10: error: 'arith.truncf' op operand type 'tensor<4xf16>' and result type "
          "'tensor<4xf32>' are cast incompatible",
          "%0 = arith.truncf %t : tensor<4xf32> to tensor<4xf16>"),
         (LOOP + '%r = "scf.for"(%lb, %ub, %st, %a) ({\n^bb0(%i: i32, %x: f32):\n'
          "  scf.yield %x : f32\n}) : (i32, i32, i32, f32) -> i32",
-         "6:5: error: 'scf.for' op 0-th region iter_arg and 0-th result have different type: "
+         "6:10: error: 'scf.for' op 0-th region iter_arg and 0-th result have different type: "
          "'f32' != 'i32'",
          LOOP + '%r = "scf.for"(%lb, %ub, %st, %a) ({\n^bb0(%i: i32, %x: f32):\n'
          "  scf.yield %x : f32\n}) : (i32, i32, i32, f32) -> f32"),

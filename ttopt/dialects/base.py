@@ -27,7 +27,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from .syntax import (  # re-exported: the other dialect modules import them from here
     enum_name,
@@ -48,6 +48,11 @@ from .syntax import (  # re-exported: the other dialect modules import them from
 # ``verify_``"; ttopt's verifier (ttopt.ir.verify) runs the IRDL part its own, faster way and
 # then calls this one.  None: the class adds no rule of its own.
 OWN_VERIFY: dict[type[Operation], Callable[[Operation], None] | None] = {}
+
+
+class PlainVerifyException(VerifyException):
+    """A rule's error that MLIR reports with ``emitError``: at the op, without the
+    ``'NAME' op`` prefix of ``emitOpError`` (ttopt's verifier adds it to any other)."""
 
 
 class TritonOp(IRDLOperation):

@@ -526,6 +526,66 @@ class I32Cases(AttrConstraint):
 
 
 @dataclass(frozen=True)
+class I32AtMost(AttrConstraint):
+    """``ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<N>]>`` (``ttng.tensormap_create``'s
+    modes): a 32-bit signless integer from 0 to ``maximum``; anything else is refused with
+    the constraint's one description."""
+
+    maximum: int
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        from xdsl.dialects.builtin import IntegerAttr, i32
+
+        if not (isinstance(attr, IntegerAttr) and attr.type == i32
+                and 0 <= attr.value.data <= self.maximum):
+            raise VerifyException(self.description)
+
+    @property
+    def description(self) -> str:
+        return ("32-bit signless integer attribute whose value is non-negative whose maximum "
+                f"value is {self.maximum}")
+
+    def get_bases(self):
+        from xdsl.dialects.builtin import IntegerAttr
+
+        return {IntegerAttr}
+
+    def mapping_type_vars(self, type_var_mapping):
+        return self
+
+
+def parse_time_constraints(parser, cls, at: int, props: dict) -> None:
+    """MLIR's generated parser of a custom-form op checks its inherent attributes as it reads
+    them (``verifyInherentAttrs``, the dictionary's names in order): the first that breaks
+    its constraint is "custom op 'NAME' 'NAME' op attribute ..." at the dictionary (``at``)."""
+    from xdsl.irdl.constraints import VerificationContext
+
+    defs = cls.get_irdl_definition().properties
+    for name in sorted(props):
+        d = defs.get(name)
+        if d is not None:
+            try:
+                d.constr.verify(props[name], VerificationContext())
+            except VerifyException as e:
+                parser.raise_error(f"custom op '{cls.name}' '{cls.name}' op attribute '{name}' "
+                                   f"failed to satisfy constraint: {e}", at, at + 1)
+
+
+def require_tensormap_ranks(op, got: str = "Got ") -> None:
+    """``TensormapCreateOp::verify`` (and 3.2 - 3.3's ``ExperimentalTensormapCreateOp``): the
+    operand groups have the box's rank (one stride fewer); MLIR's ``emitError`` (3.2 wrote
+    ``Got1``: ``got``)."""
+    from .base import PlainVerifyException
+
+    rank = len(op.box_dim)
+    for what, n, want in (("global dim", len(op.global_dim), rank),
+                          ("global stride", len(op.global_stride), rank - 1),
+                          ("element stride", len(op.element_stride), rank)):
+        if n != want:
+            raise PlainVerifyException(f"Rank mismatch for {what}. {got}{n} but expected {want}")
+
+
+@dataclass(frozen=True)
 class I32Enum(AttrConstraint):
     """An ``I32EnumAttr`` property whose cases differ by release (``TT_CacheModifierAttr``:
     1 - 6 up to 3.1, 1 - 7 from 3.2): ``width`` checks the kind and width (its message),
@@ -537,7 +597,12 @@ class I32Enum(AttrConstraint):
     cases: tuple[tuple[tuple[int, int], tuple[int, int], frozenset[int]], ...]
 
     def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
-        self.width.verify(attr, constraint_context)
+        try:
+            self.width.verify(attr, constraint_context)
+        except VerifyException:
+            if versions.checked_span()[1] > self.cases[-1][1]:
+                return  # (a plain attribute there: any value)
+            raise VerifyException(self.description) from None  # (MLIR's one message)
         value = attr.value.data  # type: ignore[attr-defined]
         if all(value in c for _, _, c in self.cases):
             return
@@ -546,11 +611,15 @@ class I32Enum(AttrConstraint):
             value in c and first <= high and low <= last for first, last, c in self.cases
         ):
             return
+        raise VerifyException(self.description)
+
+    @property
+    def description(self) -> str:
+        """The cases of the release being verified (its ODS summary)."""
         release = versions.checked_release()
         shown = next((c for first, last, c in self.cases if first <= release <= last),
                      self.cases[-1][2])
-        raise VerifyException(
-            "allowed 32-bit signless integer cases: " + ", ".join(map(str, sorted(shown))))
+        return "allowed 32-bit signless integer cases: " + ", ".join(map(str, sorted(shown)))
 
     def get_bases(self):
         return self.width.get_bases()
@@ -622,11 +691,6 @@ def in_releases(constr, first: tuple[int, int], last: tuple[int, int] | None = N
 # MLIR's wording (the verifier adds the `'op.name' op` prefix).
 
 
-class InferenceError(VerifyException):
-    """An error a type inference of Triton's emits (``emitOptionalError`` at the op's
-    location: the op's name is not in the message, as ``emitOpError`` would put it)."""
-
-
 def require_same_element_type(s: Attribute, r: Attribute) -> None:
     """``SameOperandsAndResultElementType`` for one operand and one result."""
     if not same(element_type(s), element_type(r)):
@@ -657,7 +721,6 @@ def require_inferred_shape(want: tuple[int, ...], rt: Attribute) -> None:
 
 
 __all__ = [
-    "InferenceError",
     "first",
     "with_element",
     "element_type",

@@ -37,6 +37,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from ..xdsl_compat import peek_token
 
 from .arith import CMPF_PREDICATES, CMPI_PREDICATES, CompareOp
+from . import versions
 from .base import TritonOp
 from .declarative import irdl_triton_op
 from .families import ArrowOp, BinaryOp, FunctionalTypeOp
@@ -54,7 +55,7 @@ from .syntax import (
     resolve_all,
 )
 from .traits import ReadWriteEffect
-from .constraints import in_releases
+from .constraints import I32AtMost, in_releases, parse_time_constraints, require_tensormap_ranks
 from .tt import CACHE, EVICT, I32_ATTR, PTR, DotLikeOp, MemSemantic, MemSyncScope
 from .tt_attrs import MEM_SEMANTIC, MEM_SYNC_SCOPE, SCALE_DOT_ELEM_TYPE
 from .tt_attrs import PointerType
@@ -420,12 +421,15 @@ class ExperimentalTensormapCreateOp(TritonOp):
     global_dim = var_operand_def()
     global_stride = var_operand_def()
     element_stride = var_operand_def()
-    elem_type = prop_def(I32_ATTR)
-    interleave_layout = prop_def(I32_ATTR)
-    swizzle_mode = prop_def(I32_ATTR)
-    fill_mode = prop_def(I32_ATTR)
+    elem_type = prop_def(I32AtMost(12))
+    interleave_layout = prop_def(I32AtMost(2))
+    swizzle_mode = prop_def(I32AtMost(3))
+    fill_mode = prop_def(I32AtMost(1))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryWriteEffect())
+
+    def verify_(self) -> None:
+        require_tensormap_ranks(self, "Got" if versions.checked_release() < (3, 3) else "Got ")
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -440,7 +444,9 @@ class ExperimentalTensormapCreateOp(TritonOp):
                 parser.Delimiter.SQUARE, lambda: group.append(parser.parse_unresolved_operand())
             )
             groups.append(group)
+        at = parser.pos
         props, attrs = cls.parse_attr_dict(parser)
+        parse_time_constraints(parser, cls, at, props)
         parser.parse_punctuation(":")
         ins, outs = parse_functional_type(parser)
         flat = [d, g, *(o for grp in groups for o in grp)]

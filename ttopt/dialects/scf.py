@@ -52,8 +52,9 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ..ir.lexer import SKIP
 from . import versions
-from .constraints import same
+from .constraints import in_releases, same
 from .upstream import adapt, register_verify
 
 ForOp = _x.ForOp
@@ -245,27 +246,36 @@ def _for_parse(cls, parser: Parser):
     header = (fast() if fast is not None else None) or _parse_for_header(parser)
     indvar, resolved_lb, resolved_ub, resolved_step, iter_arg_operands, iter_args = header
     body = parser.parse_region((indvar, *iter_args))
-    attrs_at = parser.pos
     attrs = parser.parse_optional_attr_dict()
 
     for_op = cls(resolved_lb, resolved_ub, resolved_step, iter_arg_operands, body)
     if UNSIGNED_CMP in attrs and versions.current().for_unsigned:
         if unsigned:
-            parser.raise_error(
-                f"attribute '{UNSIGNED_CMP}' occurs more than once in the attribute list",
-                attrs_at, parser.pos,
-            )
+            _duplicate(parser, "scf.for", UNSIGNED_CMP, at)
         attrs = dict(attrs)
         for_op.properties[UNSIGNED_CMP] = attrs.pop(UNSIGNED_CMP)
     if unsigned:
         for_op.properties[UNSIGNED_CMP] = UnitAttr()
     for_op.attributes |= attrs
-    if not iter_args:  # MLIR's ensureTerminator
-        for block in for_op.body.blocks:
-            last = block.last_op
-            if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
-                block.add_op(YieldOp.create())
+    for block in for_op.body.blocks:  # MLIR's ensureTerminator (an `scf.yield` of no value
+        last = block.last_op          # where the loop carries some: the verifier's to refuse)
+        if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
+            block.add_op(YieldOp.create())
     return for_op
+
+
+def _duplicate(parser: Parser, name: str, prop: str, after_name: int) -> None:
+    """MLIR's parse error for a unit property given both by its keyword and in the attribute
+    dictionary, at the op (its name ``name``; ``after_name``: its next token's offset)."""
+    text = parser.lexer.input.content
+    at = i = after_name
+    while (i := text.rfind(name, 0, i)) >= 0:  # (only blanks and comments in between)
+        line = text.rfind("\n", 0, i) + 1
+        if SKIP.match(text, i + len(name)).end() == after_name and "//" not in text[line:i]:
+            at = i
+            break
+    parser.raise_error(f"custom op '{name}' attribute '{prop}' occurs more than once in the "
+                       "attribute list", at, at + len(name))
 
 
 class _SignedLoopsOnly(RewritePattern):
@@ -328,6 +338,7 @@ def _execute_region_parse(cls, parser: Parser):
     xDSL 0.74's drops the attribute dictionary and knows no ``no_inline``.  No terminator
     is made up: MLIR's op has no implicit one (a block without ``scf.yield`` is an error)."""
     types: list = []
+    after_name = parser.pos
     if parser.parse_optional_punctuation("->") is not None:
         listed = parser.parse_optional_comma_separated_list(
             Parser.Delimiter.PAREN, parser.parse_type
@@ -340,14 +351,10 @@ def _execute_region_parse(cls, parser: Parser):
             parser.raise_error("expected '{' to begin a region", at, parser.pos)
         props[NO_INLINE] = UnitAttr()
     region = parser.parse_region()
-    attrs_at = parser.pos
     attrs = dict(parser.parse_optional_attr_dict())
     if NO_INLINE in attrs and versions.current().no_inline:
         if props:
-            parser.raise_error(
-                f"attribute '{NO_INLINE}' occurs more than once in the attribute list",
-                attrs_at, parser.pos,
-            )
+            _duplicate(parser, "scf.execute_region", NO_INLINE, after_name)
         props[NO_INLINE] = attrs.pop(NO_INLINE)
     return cls.build(result_types=types, properties=props, attributes=attrs, regions=[region])
 
@@ -419,7 +426,7 @@ ADAPTERS = {
         parse=classmethod(_for_parse),
         print_=_for_print,
         verify_without=(SingleBlockImplicitTerminator,),
-        properties={UNSIGNED_CMP: OptPropertyDef(base(UnitAttr))},
+        properties={UNSIGNED_CMP: OptPropertyDef(in_releases(UnitAttr, (3, 5)))},
         extra_traits=(_ForCanonicalization(),),
         drop_traits=(_x.ForOpHasCanonicalizationPatternsTrait,),
         why=_WHY + "; MLIR's parse-time terminator; MLIR's `unsigned` (unsignedCmp)",

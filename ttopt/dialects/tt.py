@@ -74,9 +74,8 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..xdsl_compat import operand_tuple, peek_token
-from .base import TritonOp, segment_sizes
+from .base import PlainVerifyException, TritonOp, segment_sizes
 from .constraints import (
-    InferenceError,
     BoolLike,
     ExactType,
     TTFloatLike,
@@ -348,7 +347,7 @@ class LoadOp(TritonOp):
     other = opt_operand_def()
     result = result_def()
     boundaryCheck = opt_prop_def(I32_ARRAY)
-    padding = opt_prop_def(PADDING)
+    padding = opt_prop_def(in_releases(PADDING, versions.OLDEST, (3, 7)))  # (3.8: none)
     cache = opt_prop_def(CACHE)
     evict = opt_prop_def(EVICT)
     isVolatile = opt_prop_def(BoolAttr)
@@ -909,7 +908,7 @@ class ExpandDimsOp(ArrowOp):
         if getattr(enc, "name", "").endswith(".slice"):
             m = _SLICE_DIM.match(enc.body.data)
             if m is not None and int(m.group(1)) != axis:
-                raise InferenceError("Incompatible slice dimension for ExpandDimsOp operand")
+                raise PlainVerifyException("Incompatible slice dimension for ExpandDimsOp operand")
         if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
             require_inferred_shape(ss[:axis] + (1,) + ss[axis:], r)
 
@@ -1704,7 +1703,7 @@ class PrintOp(TritonOp):
     args = var_operand_def()
     prefix = prop_def(StringAttr)
     hex = prop_def(BoolAttr)
-    isSigned = prop_def(I32_ARRAY)
+    isSigned = prop_def(in_releases(I32_ARRAY, (3, 2)))  # (before: filled by the reader)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(MemoryWriteEffect())
     assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"

@@ -62,7 +62,8 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 
 from .base import TritonOp
-from .constraints import ExactType, in_releases
+from .constraints import ExactType, I32AtMost, in_releases, parse_time_constraints
+from .constraints import require_tensormap_ranks
 from .declarative import irdl_triton_op
 from .families import ArrowOp, FunctionalTypeOp
 from .syntax import (
@@ -409,12 +410,15 @@ class TensormapCreateOp(TritonOp):
     global_dim = var_operand_def(INT32)
     global_stride = var_operand_def(I64)
     element_stride = var_operand_def(INT32)
-    elem_type = prop_def(I32_ATTR)
-    interleave_layout = prop_def(I32_ATTR)
-    swizzle_mode = prop_def(I32_ATTR)
-    fill_mode = prop_def(I32_ATTR)
+    elem_type = prop_def(I32AtMost(15))
+    interleave_layout = prop_def(I32AtMost(2))
+    swizzle_mode = prop_def(I32AtMost(3))
+    fill_mode = prop_def(I32AtMost(1))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(ReadWriteEffect())
+
+    def verify_(self) -> None:
+        require_tensormap_ranks(self)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -424,7 +428,9 @@ class TensormapCreateOp(TritonOp):
         for _ in range(4):
             parser.parse_punctuation(",")
             groups.append(parse_bracket_operands(parser))
+        at = parser.pos
         props, attrs = cls.parse_attr_dict(parser)
+        parse_time_constraints(parser, cls, at, props)
         parser.parse_punctuation(":")
         pos = parser.pos
         ft = parser.parse_type()

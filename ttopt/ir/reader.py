@@ -87,7 +87,7 @@ from .locations import (
 )
 from .source import RawMarks, SourceMap, line_starts
 from .source import build as build_source_map
-from .verify import ParseFacts, verify_parsed
+from .verify import ParseFacts, properties_error, verify_parsed
 
 _bisect_right = bisect.bisect_right
 
@@ -124,6 +124,8 @@ class TritonModule:
     changed.  None for a module built in code."""
     triton_version: tuple[int, int] = versions.DEFAULT
     """The Triton release whose syntax the module is written in."""
+    triton_span: tuple[tuple[int, int], tuple[int, int]] | None = None
+    """The releases the reader took the text to be from (one where it was told which)."""
 
 
 # ------------------------------------------------------------------ version detection
@@ -1735,7 +1737,11 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
         module = parser.parse_module()
         check_top_level_aliases(locs, stripped, parser.top_level_spans, filename)
     except ParseError as e:
-        raise _convert(e, filename) from None
+        # (MLIR refuses a generic op's properties as it makes the op: before what it reads
+        # after it)
+        earlier = parser is not None and parser.generic_ops and properties_error(
+            parser.offsets, parser.generic_ops, stripped, filename, found)
+        raise earlier or _convert(e, filename) from None
     except TTOptError:
         raise
     except (VerifyException, RecursionError) as e:
@@ -1772,6 +1778,7 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
         mod.source_map.aliases = dict(aliases)
     except Exception as e:  # a bug in ttopt
         raise TTOptInternalError("reading", e, filename) from e
+    mod.triton_span = parser.triton_span
     if verify:
         verify_parsed(mod, parser.facts)
     return mod

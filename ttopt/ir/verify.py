@@ -33,7 +33,9 @@ ops).  Pass ``xdsl=True`` to also run xDSL's own ``verify()`` (the tests do: bot
   are checked as they are read (:class:`ttopt.dialects.layouts.LayoutAttr`).
 
 Like MLIR, a dominance error is reported only when nothing else is wrong.  The error names the
-op as MLIR does (``'tt.load' op ...``) and points at the op's first character in the input.
+op as MLIR does (``'tt.load' op ...``, or without the prefix where MLIR's rule says none:
+:class:`~ttopt.dialects.base.PlainVerifyException`) and points at the op's name in the input
+(where MLIR locates an op: ``%0 = tt.load`` at ``tt.load``).
 """
 
 from __future__ import annotations
@@ -44,11 +46,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
-    ArrayAttr, DictionaryAttr, FloatAttr, IntegerAttr, UnitAttr, f64, i64,
+    ArrayAttr, DenseArrayBase, DictionaryAttr, FloatAttr, IntegerAttr, StringAttr, UnitAttr, f64,
+    i1, i32, i64,
 )
 from xdsl.ir import Block, BlockArgument, Operation
 from xdsl.irdl import IRDLOperation
-from xdsl.irdl.constraints import AnyAttr, BaseAttr, VerificationContext
+from xdsl.irdl.constraints import (
+    AllOf, AnyAttr, BaseAttr, EqAttrConstraint, ParamAttrConstraint, VerificationContext,
+)
 from xdsl.irdl.operations import (
     AttrSizedSegments,
     OptionalDef,
@@ -69,19 +74,19 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ..dialects import versions
-from ..dialects.base import OWN_VERIFY
+from ..dialects.base import OWN_VERIFY, PlainVerifyException
 from ..dialects.layouts import ModuleLayouts, Reading, reading_span
-from ..xdsl_compat import operand_tuple
+from ..xdsl_compat import TypedStringAttr, operand_tuple
 from ..dialects.families import SameTypeOp
 from ..dialects.tt import segment_sizes
-from ..dialects.constraints import InferenceError, TypeKind
+from ..dialects.constraints import I32Cases, I32Enum, InReleases, TypeKind
 from ..errors import TTOptError, TTOptInternalError, line_col
 from .lexer import SKIP, STRING_LITERAL, string_value
 
 if TYPE_CHECKING:
     from .reader import TritonModule
 
-__all__ = ["verify_module", "verify_parsed", "ParseFacts", "VerificationFailure"]
+__all__ = ["verify_module", "verify_parsed", "ParseFacts", "VerificationFailure", "properties_error"]
 
 
 class VerificationFailure(Exception):
@@ -143,7 +148,7 @@ def _guarded(mod: TritonModule, run: Callable[[], None]) -> None:
 def _verify(mod: TritonModule, xdsl: bool, parsed: ParseFacts | None = None,
             release: tuple[int, int] = versions.DEFAULT) -> None:
     reading = parsed.layouts if parsed is not None else None
-    with versions.checking(release, _span_of(mod, release, reading)):
+    with versions.checking(release, _within(mod, _span_of(mod, release, reading))):
         if mod.generic_ops:
             _generic_properties(mod, release)
         walker = _Walker(mod.generic_ops, dominance=parsed is None,
@@ -170,6 +175,21 @@ def _span_of(mod: TritonModule, release: tuple[int, int], reading: Reading | Non
     else:
         return None
     return (lambda: versions.narrowed(of(), source)) if source else of
+
+
+def _within(mod: TritonModule, span_of):
+    """``span_of`` within the releases the reader took the text to be from (one where it was
+    told which: ``--triton-version``); those alone where they share none."""
+    told = getattr(mod, "triton_span", None)
+    if told is None:
+        return span_of
+
+    def span():
+        low, high = span_of() if span_of is not None else told
+        low, high = max(low, told[0]), min(high, told[1])
+        return (low, high) if low <= high else told
+
+    return span
 
 
 def _layouts(mod: TritonModule, release: tuple[int, int],
@@ -254,8 +274,27 @@ def _located(mod: TritonModule, op: Operation, message: str) -> TTOptError:
         at = at.parent_op()
     if at is None or not mod.source:
         return TTOptError(message, mod.filename)
-    ln, col = line_col(mod.source, offsets[at])
+    ln, col = line_col(mod.source, op_name_offset(mod.source, offsets[at]))
     return TTOptError(message, mod.filename, ln, col)
+
+
+# an op's result list (`%0 = `, `%a, %b = `, `%x:2 = `, blanks and comments between tokens)
+_SUFFIX = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"  # (MLIR's suffix-id)
+_RESULT_LIST = re.compile(
+    rf"%{_SUFFIX}(?:{SKIP.pattern}:{SKIP.pattern}[0-9]+)?"
+    rf"(?:{SKIP.pattern},{SKIP.pattern}%{_SUFFIX}(?:{SKIP.pattern}:{SKIP.pattern}[0-9]+)?)*"
+    rf"{SKIP.pattern}={SKIP.pattern}"
+)
+
+
+def op_name_offset(text: str, start: int) -> int:
+    """The offset of the name of the op that starts at ``start`` in ``text`` (past its result
+    list): where MLIR locates the op, so where Triton's verifier reports its errors."""
+    if text.startswith("%", start):
+        m = _RESULT_LIST.match(text, start)
+        if m is not None:
+            return m.end()
+    return start
 
 
 # ------------------------------------------------------------- properties in generic form
@@ -276,31 +315,105 @@ _NAME = re.compile(r"[A-Za-z_][\w$.]*")
 
 
 def _generic_properties(mod: TritonModule, release: tuple[int, int]) -> None:
-    """The first op (in the text) written in generic form with a properties dictionary
-    where no release the text may come from gives its op properties: MLIR's parse error."""
+    """The first op (in the text) written in generic form with a properties dictionary that
+    MLIR cannot make the op's properties of (its parse error): where no release the text may
+    come from gives its op properties, or with a value of another kind than its property's
+    (:func:`_converts`)."""
     first = None
     offsets = mod.offsets
     span = None
     for op in mod.generic_ops:
-        until = versions.NO_PROPERTIES_UNTIL.get(op.name)
-        if until is None or release > until or op not in offsets or op.parent is None:
+        if op not in offsets or op.parent is None:
             continue  # (op.parent: an op a pass has taken out)
-        if span is None:
-            span = versions.checked_span()
-        if not versions.no_properties(op.name, span):
+        until = versions.NO_PROPERTIES_UNTIL.get(op.name)
+        if until is None or release > until:
+            none = False
+        else:
+            if span is None:
+                span = versions.checked_span()
+            none = versions.no_properties(op.name, span)
+        if not none and not op.properties:
+            continue
+        if first is not None and offsets[op] > first[0]:
             continue
         found = _properties_written(mod.source, offsets[op])
-        if found is not None and (first is None or found[0] < first[0]):
-            first = (*found, op)
+        if found is None or (first is not None and found[0] >= first[0]):
+            continue
+        if none:
+            first = (*found, op, versions.no_properties_reason(release))
+            continue
+        why = _unconverted(op, _written_names(mod.source, found[2]))
+        if why is not None:
+            first = (*found, op, why)
     if first is not None:
-        at, name, start, op = first
+        at, name, start, op, why = first
         # (the names written: the reader may have given the op a default of its own)
         written = {k: op.properties[k] for k in _written_names(mod.source, start)
                    if k in op.properties}
         ln, col = line_col(mod.source, at)
-        raise TTOptError(
-            f"invalid properties {_dict_text(written)} for op {name}: "
-            f"{versions.no_properties_reason(release)}", mod.filename, ln, col)
+        raise TTOptError(f"invalid properties {_dict_text(written)} for op {name}: {why}",
+                         mod.filename, ln, col)
+
+
+def properties_error(offsets: dict, generic_ops: set, source: str, filename: str,
+                     found) -> TTOptError | None:
+    """For a read that failed: the error of the first generic op read whose properties MLIR
+    cannot make (:func:`_generic_properties`), which MLIR reports as it makes the op, before
+    anything later in the text (``found``: the releases the reader took the text to be
+    from); None if none."""
+    from types import SimpleNamespace
+
+    mod = SimpleNamespace(offsets=offsets, generic_ops=generic_ops, source=source,
+                          filename=filename)
+    with versions.checking(found.release, lambda: (found.low, found.high)):
+        try:
+            _generic_properties(mod, found.release)
+        except TTOptError as e:
+            return e
+    return None
+
+
+def _unconverted(op: Operation, names: list[str]) -> str | None:
+    """MLIR's reason to refuse ``op``'s properties dictionary (its ``names``, in generic
+    form): the first name (in order) whose value is not of its property's kind."""
+    definition = _plan(type(op)).op_def
+    if definition is None:
+        return None
+    defs = definition.properties
+    # (a property the oldest release of the text lacks is a name its MLIR ignores)
+    lacking = versions.filled_properties(versions.checked_span()[0]).get(op.name, ())
+    for name in sorted(names):
+        if any(name == prop for prop, _ in lacking):
+            continue
+        d = defs.get(name)
+        value = op.properties.get(name)
+        if d is not None and value is not None and not _converts(d.constr, value):
+            return (f"Invalid attribute `{name}` in property conversion: "
+                    f"{_dict_text({'x': value})[5:-1]}")  # (`{x = VALUE}`)
+    return None
+
+
+def _converts(c, v) -> bool:
+    """Is ``v`` of the kind of a property of constraint ``c`` (MLIR's ``dyn_cast`` to the
+    property's storage class as it makes the properties; a value of that kind that breaks
+    the constraint is the verifier's)?  An ``I32EnumAttr``'s, a ``BoolAttr``'s and a dense
+    array's class test their integer type (and the enum its cases); the others are one
+    attribute class (``I32Attr``: any ``IntegerAttr``)."""
+    if isinstance(c, InReleases):
+        low, high = versions.checked_span()
+        if not (c.first <= low and high <= c.last):
+            return True  # (a plain attribute in some release)
+        c = c.constr
+    if isinstance(v, TypedStringAttr):  # (a StringAttr of MLIR's)
+        v = v.value
+    if isinstance(c, (I32Cases, I32Enum)) or (
+        isinstance(c, ParamAttrConstraint) and (
+            c.base_attr is DenseArrayBase
+            or (c.base_attr is IntegerAttr and _ok(c, IntegerAttr(1, i1))))
+    ):
+        return _ok(c, v)
+    bases = c.get_bases()
+    return bases is None or isinstance(v, tuple(bases))
 
 
 def _written_names(text: str, start: int) -> list[str]:
@@ -478,10 +591,15 @@ def _value_checks(defs, what: str, values_of, segments: str | None = None):
     if not any(c is not None for c in constrs):
         return None
 
-    def fail(i: int, c, t):
-        raise VerifyException(f"{what} #{i} {_message(c, t)}")
+    def fail(i: int, c, t, of_variadic: bool = False):
+        message = _message(c, t)
+        if of_variadic:  # (MLIR's summary of a `Variadic<T>`)
+            message = message.replace("must be ", "must be variadic of ", 1)
+        raise VerifyException(f"{what} #{i} {message}")
 
     if len(variadic) > 1:
+        # (MLIR's `Variadic<T>`s among them: "must be variadic of T"; not an `Optional<T>`)
+        listed = {i for i in variadic if not isinstance(defs[i][1], OptionalDef)}
         names = [name for name, _ in defs]
         oks = [_ok_fn(c) if c is not None else None for c in constrs]
 
@@ -502,16 +620,20 @@ def _value_checks(defs, what: str, values_of, segments: str | None = None):
                 raise VerifyException("operand count does not match the segment sizes")
             for i, (v, (c, ok)) in enumerate(zip(values, layout)):
                 if ok is not None and not ok(v.type):
-                    fail(i, c, v.type)
+                    group, end = 0, sizes[0]
+                    while end <= i:
+                        group += 1
+                        end += sizes[group]
+                    fail(i, c, v.type, group in listed)
 
         def by_accessor(op):
             i = 0
-            for name, c, ok in zip(names, constrs, oks):
+            for k, (name, c, ok) in enumerate(zip(names, constrs, oks)):
                 got = getattr(op, name)
                 group = () if got is None else (got if isinstance(got, tuple) else (got,))
                 for v in group:
                     if ok is not None and not ok(v.type):
-                        fail(i, c, v.type)
+                        fail(i, c, v.type, k in listed)
                     i += 1
 
         return by_segments if segments else by_accessor
@@ -547,7 +669,7 @@ def _value_checks(defs, what: str, values_of, segments: str | None = None):
             checks = by_length[len(values)] = layout(len(values))
         for i, (value, check) in enumerate(zip(values, checks)):
             if check is not None and not check[1](value.type):
-                fail(i, check[0], value.type)
+                fail(i, check[0], value.type)  # (one variadic: ttopt's families', `ins`)
 
     return positional
 
@@ -587,9 +709,11 @@ def _attr_check(c):
     (None when ``c`` accepts anything); a plain base-class constraint is one isinstance."""
     if isinstance(c, AnyAttr):
         return None
+    summary = _summary(c)
 
     def fail(name, e):
-        raise VerifyException(f"attribute '{name}' failed to satisfy constraint: {e}") from None
+        raise VerifyException(
+            f"attribute '{name}' failed to satisfy constraint: {summary or e}") from None
 
     if type(c) is BaseAttr:
         base = c.attr
@@ -611,6 +735,46 @@ def _attr_check(c):
             fail(name, e)
 
     return check
+
+
+_SUMMARIES = {StringAttr: "string attribute", UnitAttr: "unit attribute"}
+_INTEGER_SUMMARIES = {i1: "bool attribute", i32: "32-bit signless integer attribute",
+                      i64: "64-bit signless integer attribute"}
+
+
+def _summary(c) -> str | None:
+    """MLIR's words for a property constraint of ODS's (its summary: ``StrAttr``, ``UnitAttr``,
+    ``BoolAttr``, ``I32Attr``, ``I64Attr``, ``DenseI32ArrayAttr``); None: the constraint's
+    own message (ttopt's constraints already say MLIR's)."""
+    if isinstance(c, InReleases):
+        c = c.constr
+    if type(c) is BaseAttr:
+        return _SUMMARIES.get(c.attr)
+    if isinstance(c, ParamAttrConstraint) and len(c.param_constrs) == 2:
+        kind = c.param_constrs[1] if c.base_attr is IntegerAttr else c.param_constrs[0]
+        if isinstance(kind, AllOf):  # (xDSL's i1: `BaseAttr(IntegerType) & i1`)
+            kind = kind.attr_constrs[-1]
+        if not isinstance(kind, EqAttrConstraint):
+            return None
+        if c.base_attr is IntegerAttr:
+            return _INTEGER_SUMMARIES.get(kind.attr)
+        if c.base_attr is DenseArrayBase and kind.attr == i32:
+            return "i32 dense array attribute"
+    return None
+
+
+def _untyped_string(op: Operation, name: str, v, check) -> bool:
+    """MLIR's typed string (``"x" : i32``) is a ``StringAttr``: where property ``name`` takes
+    a string, it is the string (MLIR keeps the type, which only its generic print shows).
+    True: ``v`` was such a string, now the property's value."""
+    if not isinstance(v, TypedStringAttr):
+        return False
+    try:
+        check(name, v.value)
+    except VerifyException:
+        return False
+    op.properties[name] = v.value
+    return True
 
 
 def _operands_of(op: Operation):
@@ -636,7 +800,34 @@ def _compile_steps(cls, op_def, own) -> tuple:
     results = _value_checks(
         op_def.results, "result", _results_of, segments.get("AttrSizedResultSegments")
     )
-    steps: list = []
+    steps: list = []  # (MLIR's order: the properties, then operands and results, ...)
+    props = [
+        (name, _attr_check(d.constr), not isinstance(d, OptionalDef))
+        for name, d in op_def.properties.items()
+    ]
+    props = [p for p in props if p[1] is not None or p[2]]
+    if props:
+        required_names = [name for name, _, required in props if required]
+
+        def check_props(op: Operation) -> None:
+            p = op.properties
+            if not p:  # (most ops: no property given)
+                if required_names:
+                    raise VerifyException(f"requires attribute '{required_names[0]}'")
+                return
+            for name, c, required in props:
+                v = p.get(name)
+                if v is None:
+                    if required:
+                        raise VerifyException(f"requires attribute '{name}'")
+                elif c is not None:
+                    try:
+                        c(name, v)
+                    except VerifyException:
+                        if not _untyped_string(op, name, v, c):
+                            raise
+
+        steps.append(check_props)
     if issubclass(cls, SameTypeOp) and own is not None:
         # the common case in one step: every operand has the result's type (the object the
         # parser built once), so one constraint check covers them all
@@ -660,29 +851,6 @@ def _compile_steps(cls, op_def, own) -> tuple:
         steps.append(same_type)
         operands = results = own = None
     steps.extend(s for s in (operands, results) if s is not None)
-    props = [
-        (name, _attr_check(d.constr), not isinstance(d, OptionalDef))
-        for name, d in op_def.properties.items()
-    ]
-    props = [p for p in props if p[1] is not None or p[2]]
-    if props:
-        required_names = [name for name, _, required in props if required]
-
-        def check_props(op: Operation) -> None:
-            p = op.properties
-            if not p:  # (most ops: no property given)
-                if required_names:
-                    raise VerifyException(f"requires attribute '{required_names[0]}'")
-                return
-            for name, c, required in props:
-                v = p.get(name)
-                if v is None:
-                    if required:
-                        raise VerifyException(f"requires attribute '{name}'")
-                elif c is not None:
-                    c(name, v)
-
-        steps.append(check_props)
     single_block = [
         i for i, (_, d) in enumerate(op_def.regions) if isinstance(d, SingleBlockRegionDef)
     ]
@@ -769,6 +937,11 @@ class _Walker:
         the op's own ``verify_``; a failing type constraint is reported as the custom-form
         checks say it."""
         if plan.op_def is not None:
+            for name, v in op.properties.items():  # (never in the texts Triton writes)
+                if isinstance(v, TypedStringAttr) and name in plan.op_def.properties:
+                    check = _attr_check(plan.op_def.properties[name].constr)
+                    if check is not None:
+                        _untyped_string(op, name, v, check)
             try:
                 plan.op_def.verify(op)
             except VerifyException as e:
@@ -784,7 +957,7 @@ class _Walker:
                         if step is not plan.own:
                             step(op)
                 except VerifyException as nicer:
-                    msg = str(nicer)
+                    msg = nicer
                 except Exception:  # the counts are wrong: the steps cannot tell
                     msg = None
                 _fail(op, msg or " ".join(str(e).split()))
@@ -812,6 +985,10 @@ class _Walker:
         # from each outermost op covers those nested in it; an empty region is no CFG)
         if any(len(region.blocks) > 1 for region in regions):
             self.multi_block.append(op)
+        for region in regions:  # (MLIR: after the op's own checks, before its regions')
+            entry = region.first_block
+            if entry is not None and entry.first_use is not None:  # (a branch to it)
+                raise VerificationFailure(op, "entry block of region may not have predecessors")
         for index, region in enumerate(regions):
             blocks = region.blocks
             single = len(blocks) == 1
@@ -926,9 +1103,9 @@ class _Walker:
 
 def _fail(op: Operation, message: str | VerifyException):
     """``message`` at ``op``, after the op's name as MLIR's ``emitOpError`` writes it (not
-    for a :class:`~ttopt.dialects.constraints.InferenceError`: ``emitOptionalError`` at the
-    op's location, its words alone)."""
-    if isinstance(message, InferenceError):
+    for a :class:`~ttopt.dialects.base.PlainVerifyException`: MLIR's ``emitError`` or
+    ``emitOptionalError`` at the op's location, its words alone)."""
+    if isinstance(message, PlainVerifyException):
         raise VerificationFailure(op, str(message))
     raise VerificationFailure(op, f"'{_spelled(op)}' op {message}")
 
