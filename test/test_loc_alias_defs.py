@@ -32,6 +32,8 @@ import tempfile
 import time
 
 import pytest
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+from xdsl.ir import Attribute
 
 import ttopt
 from conftest import ReleaseOracle, since
@@ -417,6 +419,85 @@ def test_a_metadata_naming_many_aliases_is_read_in_linear_time():
     assert str(meta.data[-1]) == f'loc("f.py":{n - 1}:1)'
 
 
+# ------------------------------------------------------------------ a location as an attribute
+# `loc(#alias)` as an attribute's value (in an alias definition, an op's or an argument's
+# attribute dictionary, an array) is an attribute alias to MLIR, resolved on the spot: the
+# alias must be defined above it.  Only a trailing location (an op's, an argument's) may name
+# one defined further down.
+_LOC3 = '#loc3 = loc("g.py":1:1)\n'
+_ATTR = "#a = {l = loc(#loc1)}\n"
+
+
+def _op_attr(value: str, custom: bool = False) -> str:
+    """MODULE with an op that has the attribute ``l = VALUE``."""
+    if custom:
+        return MODULE.replace("tt.return loc(", f"tt.return {{l = {value}}} loc(")
+    return MODULE.replace("%c = arith.constant 1 : i32 loc(#loc3)",
+                          f'%c = "arith.constant"() {{value = 1 : i32, l = {value}}} : () -> i32 loc(#loc3)')
+
+
+# name: (text, the value of its attribute `l`); Triton reads each (every release)
+LOC_ATTRS = {
+    "alias_below_its_location_alias": (MODULE + LOC1 + _ATTR + _LOC3, "loc"),
+    "alias_above_the_module": (LOC1 + _ATTR + MODULE + _LOC3, "loc"),
+    "alias_over_lines": (LOC1 + "#a = {l = loc( // c\n  #loc1 // d\n )}\n" + MODULE + _LOC3, "loc"),
+    "op_attribute": (LOC1 + _op_attr("loc(#loc1)") + _LOC3, "loc"),
+    "op_attribute_in_an_array": (LOC1 + _op_attr("[loc(#loc1)]") + _LOC3, "[loc]"),
+    "op_attribute_at_its_line_end": (LOC1 + _op_attr("loc(#loc1)\n   ") + _LOC3, "loc"),
+    "custom_form_attribute": (LOC1 + _op_attr("loc(#loc1)", custom=True) + _LOC3, "loc"),
+}
+# name: (text, ttopt's error; Triton's: the same place (after the name), "undefined symbol
+# alias id 'loc1'")
+REFUSED_LOC_ATTRS = {
+    "alias_above_the_module": (_ATTR + MODULE + LOC1 + _LOC3, "1:20: error: undefined symbol alias '#loc1'"),
+    "alias_below_the_module": (MODULE + _ATTR + LOC1 + _LOC3, "7:20: error: undefined symbol alias '#loc1'"),
+    "alias_over_lines": ("#a = {l = loc( // c\n  #loc1 // d\n )}\n" + MODULE + LOC1 + _LOC3,
+                         "2:8: error: undefined symbol alias '#loc1'"),
+    "op_attribute": (_op_attr("loc(#loc1)") + LOC1 + _LOC3, "3:60: error: undefined symbol alias '#loc1'"),
+    "op_attribute_in_an_array": (_op_attr("[1, loc(#loc1)]") + LOC1 + _LOC3,
+                                 "3:64: error: undefined symbol alias '#loc1'"),
+    "op_attribute_at_its_line_end": (_op_attr("loc(#loc1)\n   ") + LOC1 + _LOC3,
+                                     "3:60: error: undefined symbol alias '#loc1'"),
+    "custom_form_attribute": (_op_attr("loc(#loc1)", custom=True) + LOC1 + _LOC3,
+                              "4:29: error: undefined symbol alias '#loc1'"),
+    "argument_attribute": (MODULE.replace("%n: i32 loc(", "%n: i32 {tt.l = loc(#loc1)} loc(") + LOC1 + _LOC3,
+                           "2:46: error: undefined symbol alias '#loc1'"),
+    "module_attribute": (MODULE.replace("module {", "module attributes {tt.l = loc(#loc1)} {") + LOC1 + _LOC3,
+                         "1:36: error: undefined symbol alias '#loc1'"),
+}
+
+
+def _attribute_l(mod) -> Attribute:
+    """The value of the one attribute ``l`` of ``mod`` (an alias's, an op's, an argument's)."""
+    found = [v.data.get("l") for v in mod.attr_aliases.values() if isinstance(v, DictionaryAttr)]
+    for op in mod.op.walk():
+        found.append(op.attributes.get("l"))
+        for arg_attrs in getattr(op, "arg_attrs", None) or ():
+            found.append(arg_attrs.data.get("tt.l"))
+    found = [v for v in found if v is not None]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize("name", sorted(LOC_ATTRS))
+def test_a_location_attribute_may_name_a_location_alias_defined_above(name, triton36):
+    text, value = LOC_ATTRS[name]
+    assert triton36(text), text
+    mod = read_module(text, "k.ttir")
+    loc = mod.locs.values["#loc1"]
+    assert str(loc) == 'loc("f.py":3:4)'
+    assert _attribute_l(mod) == (ArrayAttr([loc]) if value == "[loc]" else loc)
+    assert ttopt.optimize(text, [], "k.ttir") == text
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_LOC_ATTRS))
+def test_a_location_attribute_naming_a_location_alias_defined_below_is_refused(name, capfd):
+    text, error = REFUSED_LOC_ATTRS[name]
+    assert error_of(text) == f"k.ttir:{error}"
+    at = error.split(": error: ")[0]
+    assert triton_refusal(text, capfd) == f"{at}: error: undefined symbol alias id 'loc1'"
+
+
 # ------------------------------------------------------------------ each release
 def _values(text: str, release) -> dict:
     return read_module(text, "k.ttir", triton_version=versions.show(release)).locs.values
@@ -440,6 +521,10 @@ def test_each_release_reads_the_definitions_over_lines_as_its_triton_does(releas
             assert _values(text, release)["#loc3"] == _values(_expanded(name), release)["#loc3"], name
     for name, (text, _) in REFUSED_METADATA.items():
         assert error_of(text, release) is not None, name
+    for name, (text, _) in LOC_ATTRS.items():
+        assert error_of(text, release) is None, name
+    for name, (text, _) in REFUSED_LOC_ATTRS.items():
+        assert error_of(text, release) is not None, name
 
 
 @pytest.mark.versions
@@ -462,4 +547,8 @@ def test_each_release_judges_the_cases_as_the_tables_say(release, tmp_path):
             oracle.add(f"meta_{name}.out", fresh(text, release), True)
     for name, (text, _) in REFUSED_METADATA.items():
         oracle.add(f"bad_meta_{name}", text, False)
+    for name, (text, _) in LOC_ATTRS.items():
+        oracle.add(f"loc_attr_{name}", text, True)
+    for name, (text, _) in REFUSED_LOC_ATTRS.items():
+        oracle.add(f"bad_loc_attr_{name}", text, False)
     oracle.check()

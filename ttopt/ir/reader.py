@@ -190,6 +190,8 @@ _PLAIN_STR = r'"[^"\\\n]*"'
 _PROPS_TEXT = re.compile(r'<\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}>')
 _DICT_TEXT = re.compile(r'\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}')
 _RESULT_LIST = re.compile(r"%[^=\n]*=[ \t]*")
+# `loc(#name` (blanks and comments between the tokens): a location alias as a location
+_LOC_OF_ALIAS = re.compile(r"loc(?:[ \t\n\r]|//[^\n]*)*+\((?:[ \t\n\r]|//[^\n]*)*+(#[\w$.-]+)")
 # `%name: type` of a block argument (a scalar type's name, or where another type starts)
 _BLOCK_ARG = re.compile(r"(%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)): ([A-Za-z_][\w.]*(?=[ ,)])|(?=[!t]))")
 FAST_BLOCK_ARGS = True  # (off: every block argument list through xDSL's parser)
@@ -1044,6 +1046,8 @@ class TritonParser(ParserBase):
                 return self.parse_optional_type()
             if tok.text == "dense_resource":
                 return self._parse_dense_resource()
+            if tok.text == "loc":
+                self._check_location_attribute(tok.span.start)
         elif tok.kind == MLIRTokenKind.EXCLAMATION_IDENT:
             return self.parse_optional_type()
         elif tok.kind == MLIRTokenKind.STRING_LIT and tok.span.start == self._typed_string_at:
@@ -1052,6 +1056,16 @@ class TritonParser(ParserBase):
             return ArrayAttr(self.parse_comma_separated_list(
                 self.Delimiter.SQUARE, self._parse_generic_attribute))
         return super().parse_optional_attribute()
+
+    def _check_location_attribute(self, start: int) -> None:
+        """``loc(#name)`` as an attribute (``{l = loc(#loc1)}``, in an alias definition too):
+        MLIR resolves the alias on the spot, as any attribute alias (only an op's or an
+        argument's trailing location may name one defined further down)."""
+        m = _LOC_OF_ALIAS.match(self.source, start)
+        if m is not None:
+            defined_at = self.loc_alias_offsets.get(m.group(1))
+            if defined_at is not None and defined_at > start:  # (MLIR: after the name)
+                self.raise_error(f"undefined symbol alias '{m.group(1)}'", m.end(), m.end())
 
     _typed_string_at = -1  # (where a typed string may start: see parse_attribute_entry)
 
@@ -1705,6 +1719,9 @@ _TRAILING_LOC = re.compile(
 )
 
 
+_IN_ATTRIBUTE = frozenset("=,[({<")  # (what goes before an attribute's value: no op's end)
+
+
 def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]:
     """Blank each op's trailing ``loc(#locN)`` (same length: offsets are kept) and return
     {offset of that line's end: alias}.  The parser then attaches the location itself,
@@ -1717,8 +1734,11 @@ def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]
         if start < last or text[start] not in " \t":
             continue
         line_start = text.rfind("\n", 0, m.start()) + 1  # (one match a line at most: linear)
-        if not text[line_start : m.start()].strip(" \t"):
+        before = text[line_start : m.start()].rstrip(" \t")
+        if not before:
             continue  # alone on its line: the location of the op on the lines above
+        if before[-1] in _IN_ATTRIBUTE:
+            continue  # an attribute's value (`{l = loc(#a)` on the line): no op ends so
         name = m.group(1)
         if name not in aliases:
             continue  # left in place: the parser reports the undefined alias
