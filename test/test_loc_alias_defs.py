@@ -498,6 +498,50 @@ def test_a_location_attribute_naming_a_location_alias_defined_below_is_refused(n
     assert triton_refusal(text, capfd) == f"{at}: error: undefined symbol alias id 'loc1'"
 
 
+# printed anew: a location in an attribute names an alias only where MLIR reads it there
+# (one defined above the module, in the module); an alias definition's value, printed above
+# every location alias, names none.  name: (text, ttopt's output with every op printed anew)
+_VALUE = 'loc("f.py":3:4)'
+
+
+def _anew(v: str) -> str:
+    """MODULE with the location ``v`` in an argument's, an op's and the module's attributes."""
+    return MODULE.replace("%n: i32 loc(", f"%n: i32 {{tt.l = {v}}} loc(").replace(
+        "%c = arith.constant 1 : i32", f"%c = arith.constant {{l = [{v}]}} 1 : i32").replace(
+        "module {", f"module attributes {{tt.l = {v}}} {{")
+
+
+FRESH_LOC_ATTRS = {
+    "alias_below_its_location_alias": ('#a = {l = loc("f.py":3:4)}\n' + MODULE + LOC1 + _LOC3),
+    "alias_above_the_module": ('#a = {l = loc("f.py":3:4)}\n' + LOC1 + MODULE + _LOC3),
+    "alias_over_lines": ('#a = {l = loc("f.py":3:4)}\n' + LOC1 + MODULE + _LOC3),
+    "op_attribute": (LOC1 + MODULE.replace("%c = arith.constant 1", "%c = arith.constant {l = loc(#loc1)} 1") + _LOC3),
+    "custom_form_attribute": (LOC1 + _op_attr("loc(#loc1)", custom=True) + _LOC3),
+    "values_equal_to_an_alias_below": (_anew(_VALUE) + LOC1 + _LOC3,
+                                       _anew(_VALUE) + LOC1 + _LOC3),
+    "values_equal_to_an_alias_above": (LOC1 + _anew(_VALUE) + _LOC3,
+                                       LOC1 + _anew("loc(#loc1)") + _LOC3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FRESH_LOC_ATTRS))
+def test_a_location_attribute_printed_anew_is_read_by_triton(name, triton36):
+    """With every op printed anew (the alias definitions first): the output is what the table
+    says, Triton reads it, and ttopt reads the same values from it."""
+    if isinstance(FRESH_LOC_ATTRS[name], tuple):
+        text, expected = FRESH_LOC_ATTRS[name]
+    else:
+        text, expected = LOC_ATTRS[name][0], FRESH_LOC_ATTRS[name]
+    assert triton36(text), text
+    out = fresh(text)
+    assert out == expected
+    assert triton36(out), out
+    before, after = read_module(text, "k.ttir"), read_module(out, "k.ttir")
+    assert [(op.attributes, op.location) for op in before.op.walk()] == \
+        [(op.attributes, op.location) for op in after.op.walk()]
+    assert before.attr_aliases == after.attr_aliases
+
+
 # ------------------------------------------------------------------ each release
 def _values(text: str, release) -> dict:
     return read_module(text, "k.ttir", triton_version=versions.show(release)).locs.values
@@ -549,6 +593,7 @@ def test_each_release_judges_the_cases_as_the_tables_say(release, tmp_path):
         oracle.add(f"bad_meta_{name}", text, False)
     for name, (text, _) in LOC_ATTRS.items():
         oracle.add(f"loc_attr_{name}", text, True)
+        oracle.add(f"loc_attr_{name}.out", fresh(text, release), True)
     for name, (text, _) in REFUSED_LOC_ATTRS.items():
         oracle.add(f"bad_loc_attr_{name}", text, False)
     oracle.check()
