@@ -13,12 +13,17 @@ reads alias definitions in order.
   type alias (``#a = {x = 1 : i32}``, ``!t = i32``) defined ABOVE the definition (above the
   module, or after it), as it may name a location alias; one defined below, or nowhere (in a
   comment, in a string), is refused: ``undefined symbol alias``, where MLIR says it.
+* ``loc(#alias)`` as an attribute's value is an attribute alias to MLIR: the location alias
+  must be defined above it (only a trailing location may name one defined further down);
+  printed anew, such a location names an alias only where MLIR reads it.
+* A head that is not ``#name = loc(`` (``#loc3 =`` at the input's end, ``#loc3 loc(...)``
+  without ``=``) is an attribute alias definition to MLIR: refused there, in MLIR's words,
+  before the module's trailing ``loc(#loc3)`` (which MLIR resolves after the whole input:
+  ``operation location alias was never defined``, or ``expected location, but found ..``
+  where ``#loc3`` is another attribute's alias).
 
 Every release 2.1 - 3.9 reads the cases alike (tools/versions/oracle.py; the ``versions``
-test at the end asks each again), but a location range and a ``#ttg.`` layout (3.3+).  Not
-covered: a head that is not ``#name = loc(`` (``#loc3 =`` at the input's end, ``#loc3
-loc(...)`` without ``=``) is no location alias definition to ttopt: the reader reports the
-module's use of the alias first, where MLIR reports the definition.
+test at the end asks each again), but a location range and a ``#ttg.`` layout (3.3+).
 """
 
 from __future__ import annotations
@@ -542,6 +547,104 @@ def test_a_location_attribute_printed_anew_is_read_by_triton(name, triton36):
     assert before.attr_aliases == after.attr_aliases
 
 
+# ------------------------------------------------------------------ heads that are no `#name = loc(`
+# name: (the definition of #loc3, ttopt's and Triton's error where it is below the module
+# (line 8), where it is above (line 1)); the module names #loc3 as a trailing location
+MALFORMED_HEADS = {
+    "equals_at_the_input_end": ("#loc3 =", "8:6: error: expected attribute value",
+                                "1:8: error: expected attribute value"),
+    "equals_then_newline": ("#loc3 =\n", "8:8: error: expected attribute value",
+                            "1:8: error: expected attribute value"),
+    "no_equals": ('#loc3 loc("g.py":1:1)\n', "8:6: error: expected '=' in attribute alias definition",
+                  "1:6: error: expected '=' in attribute alias definition"),
+    "name_alone": ("#loc3\n", "8:6: error: expected '=' in attribute alias definition",
+                   "1:6: error: expected '=' in attribute alias definition"),
+    "comment_for_equals": ('#loc3 // = loc(\n loc("g.py":1:1)\n',
+                           "8:6: error: expected '=' in attribute alias definition",
+                           "1:6: error: expected '=' in attribute alias definition"),
+    "two_equals": ('#loc3 == loc("g.py":1:1)\n', "8:8: error: expected attribute value",
+                   "1:8: error: expected attribute value"),
+    "no_parenthesis": ('#loc3 = loc "g.py":1:1)\n', "8:12: error: expected '(' in inline location",
+                       "1:12: error: expected '(' in inline location"),
+    "brackets": ('#loc3 = loc["g.py":1:1]\n', "8:12: error: expected '(' in inline location",
+                 "1:12: error: expected '(' in inline location"),
+    "loc_at_the_line_end": ("#loc3 = loc\n", "8:12: error: expected '(' in inline location",
+                            "1:12: error: expected '(' in inline location"),
+    "misspelt_loc": ('#loc3 = lo("g.py":1:1)\n', "8:8: error: expected attribute value",
+                     "1:8: error: expected attribute value"),
+    "unknown_alone": ("#loc3 = unknown\n", "8:8: error: expected attribute value",
+                      "1:8: error: expected attribute value"),
+    # (an attribute alias: an error at the module's use, 3:37 below it, 4:37 above it)
+    "string": ('#loc3 = "g.py"\n', "3:37: error: expected location, but found '\"g.py\"'",
+               "4:37: error: expected location, but found '\"g.py\"'"),
+    "integer": ("#loc3 = 1 : i32\n", "3:37: error: expected location, but found '1 : i32'",
+                "4:37: error: expected location, but found '1 : i32'"),
+    "dictionary": ("#loc3 = {a = 1 : i32}\n", "3:37: error: expected location, but found '{a = 1 : i32}'",
+                   "4:37: error: expected location, but found '{a = 1 : i32}'"),
+}
+
+
+def _headed(name: str, where: str) -> str:
+    head = MALFORMED_HEADS[name][0]
+    if where == "top":
+        return head + ("" if head.endswith("\n") else "\n") + MODULE + LOC1
+    return MODULE + LOC1 + head
+
+
+@pytest.mark.parametrize("where", ["bottom", "top"])
+@pytest.mark.parametrize("name", sorted(MALFORMED_HEADS))
+def test_a_head_that_is_no_location_alias_definition_is_refused_where_mlir_refuses_it(name, where, capfd):
+    text = _headed(name, where)
+    error = MALFORMED_HEADS[name][1 if where == "bottom" else 2]
+    assert error_of(text) == f"k.ttir:{error}"
+    assert triton_refusal(text, capfd) == error
+
+
+# (a trailing location naming no location alias: what MLIR says after reading the whole
+# input, at the use; the first in its walk: ops inside out, each op's location before its
+# block arguments'); name: (text, ttopt's and Triton's error)
+UNRESOLVED = {
+    "undefined": (MODULE.replace("loc(#loc3)", "loc(#bad)") + LOC1,
+                  "3:37: error: operation location alias was never defined"),
+    "undefined_twice": (MODULE.replace("loc(#loc3)", "loc(#bad)").replace("tt.return loc(#loc1)", "tt.return loc(#bad)")
+                        + LOC1, "3:37: error: operation location alias was never defined"),
+    "inner_op_first": (MODULE.replace("i32 loc(#loc3)", "i32 loc(#bad3)").replace("%n: i32 loc(#loc1)", "%n: i32 loc(#bad1)")
+                       + LOC1, "3:37: error: operation location alias was never defined"),
+    "function_before_its_argument": (MODULE.replace("%n: i32 loc(#loc1)", "%n: i32 loc(#bad1)").replace(
+        "  } loc(#loc1)", "  } loc(#bad2)") + LOC1 + _LOC3, "5:9: error: operation location alias was never defined"),
+    "after_a_syntax_error": (MODULE.replace("loc(#loc3)", "loc(#bad)").replace("    tt.return", "    %d = arith.addi %c, %c :\n    tt.return")
+                             + LOC1, "5:5: error: type expected"),
+    "after_an_undefined_value": (MODULE.replace("loc(#loc3)", "loc(#bad)").replace("    tt.return", "    %d = arith.addi %c, %e : i32\n    tt.return")
+                                 + LOC1, "4:25: error: use of undefined value '%e'"),
+    "inside_a_callsite": (MODULE.replace("loc(#loc3)", "loc(callsite(#bad at #loc1))") + LOC1,
+                          "3:50: error: undefined symbol alias '#bad'"),
+    "type_alias_without_equals": (MODULE + LOC1 + _LOC3 + "!t i32\n",
+                                  "9:3: error: expected '=' in type alias definition"),
+}
+# (Triton's words where ttopt's differ)
+_TRITONS = {"after_a_syntax_error": "4:29: error: expected non-function type",
+            "after_an_undefined_value": "4:25: error: use of undeclared SSA value name",
+            "inside_a_callsite": "3:50: error: undefined symbol alias id 'bad'"}
+
+
+@pytest.mark.parametrize("name", sorted(UNRESOLVED))
+def test_a_trailing_location_naming_no_location_alias_is_refused_as_mlir_refuses_it(name, capfd):
+    text, error = UNRESOLVED[name]
+    assert error_of(text) == f"k.ttir:{error}"
+    assert triton_refusal(text, capfd) == _TRITONS.get(name, error)
+
+
+def test_attribute_and_type_aliases_beside_trailing_location_aliases_are_read(triton36):
+    """The well-formed neighbours: attribute and type aliases above and below the module,
+    none of them named by a location."""
+    text = "#a = 1 : i32\n!t = i32\n" + MODULE + LOC1 + "#b = {a = 1 : i32}\n!u = i64\n" + _LOC3
+    assert triton36(text)
+    mod = read_module(text, "k.ttir")
+    assert sorted(mod.attr_aliases) == ["!t", "!u", "#a", "#b"]
+    assert str(mod.locs.values["#loc3"]) == 'loc("g.py":1:1)'
+    assert ttopt.optimize(text, [], "k.ttir") == text
+
+
 # ------------------------------------------------------------------ each release
 def _values(text: str, release) -> dict:
     return read_module(text, "k.ttir", triton_version=versions.show(release)).locs.values
@@ -569,6 +672,9 @@ def test_each_release_reads_the_definitions_over_lines_as_its_triton_does(releas
         assert error_of(text, release) is None, name
     for name, (text, _) in REFUSED_LOC_ATTRS.items():
         assert error_of(text, release) is not None, name
+    for name in MALFORMED_HEADS:
+        for where in ("top", "bottom"):
+            assert error_of(_headed(name, where), release) is not None, (name, where)
 
 
 @pytest.mark.versions
@@ -596,4 +702,7 @@ def test_each_release_judges_the_cases_as_the_tables_say(release, tmp_path):
         oracle.add(f"loc_attr_{name}.out", fresh(text, release), True)
     for name, (text, _) in REFUSED_LOC_ATTRS.items():
         oracle.add(f"bad_loc_attr_{name}", text, False)
+    for name in MALFORMED_HEADS:
+        for where in ("top", "bottom"):
+            oracle.add(f"bad_head_{name}.{where}", _headed(name, where), False)
     oracle.check()

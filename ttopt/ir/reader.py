@@ -20,6 +20,7 @@ What this adds to xDSL's parser:
 from __future__ import annotations
 
 import bisect
+import io
 import itertools
 import math
 import re
@@ -44,7 +45,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.dialects.builtin import ComplexType, DenseResourceAttr, NoneType, ShapedType, UnitAttr
-from xdsl.dialects.builtin import UnrankedTensorType
+from xdsl.dialects.builtin import UnknownLoc, UnrankedTensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -84,6 +85,7 @@ from .locations import (
     fast_loc,
     int_attr,
     skip_blanks_back,
+    wrong_token_offset,
 )
 from .source import RawMarks, SourceMap, line_starts
 from .source import build as build_source_map
@@ -190,6 +192,7 @@ _PLAIN_STR = r'"[^"\\\n]*"'
 _PROPS_TEXT = re.compile(r'<\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}>')
 _DICT_TEXT = re.compile(r'\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}')
 _RESULT_LIST = re.compile(r"%[^=\n]*=[ \t]*")
+_LOC_KEYWORD = re.compile(r"loc(?![\w$.])")
 # `loc(#name` (blanks and comments between the tokens): a location alias as a location
 _LOC_OF_ALIAS = re.compile(r"loc(?:[ \t\n\r]|//[^\n]*)*+\((?:[ \t\n\r]|//[^\n]*)*+(#[\w$.-]+)")
 # `%name: type` of a block argument (a scalar type's name, or where another type starts)
@@ -232,6 +235,10 @@ class TritonParser(ParserBase):
         self.top_level_spans: list[tuple[int, int]] = []  # [start, end) of top-level ops
         self.loc_alias_offsets: dict[str, int] = {}  # `#locN` -> offset of its definition
         self._nested_loc = False
+        # id -> (placeholder, alias, offset) of each trailing `loc(#alias)` whose alias is no
+        # location alias of the table: an error, reported as MLIR does, after the whole input
+        # (_resolve_deferred_locs)
+        self._deferred_locs: dict[int, tuple] = {}
         self._first_code: dict[int, int] = {}  # line -> offset of its first non-blank
         self._resolved_refs: list[tuple[str, object]] = []  # (see define_values)
         self._shadowed: dict[int, object] = {}  # references left open there, by id
@@ -336,7 +343,7 @@ class TritonParser(ParserBase):
         loc = super().parse_optional_location()
         if loc is not None:
             self._after_loc = self.current_token.span.start
-            if m is not None and self._after_loc >= m.end():
+            if m is not None and self._after_loc >= m.end() and id(loc) not in self._deferred_locs:
                 self._loc_cache[m.group()] = loc
                 # the writer prints it as it was written (not as an alias of equal value)
                 self.marks.loc_texts.setdefault(id(loc), (loc, m.group()))
@@ -380,12 +387,17 @@ class TritonParser(ParserBase):
         nested = self._nested_loc
         if nested and tok.kind == MLIRTokenKind.HASH_IDENT:
             defined_at = self.loc_alias_offsets.get(tok.text)
+            if defined_at is None and tok.text not in self.attribute_aliases:  # (MLIR: after
+                self.raise_error(f"undefined symbol alias '{tok.text}'", tok.span.end,  # the name)
+                                 tok.span.end)
             if defined_at is not None and defined_at > tok.span.start:
                 self.raise_error(
                     f"location alias '{tok.text}' is used inside a location before its "
                     "definition (MLIR resolves only a whole 'loc(#alias)' later)",
                     tok.span,
                 )
+        elif tok.kind == MLIRTokenKind.HASH_IDENT and tok.text not in self.loc_alias_offsets:
+            return self._deferred_location(tok)
         self._nested_loc = True
         try:  # (MLIR's grammar: ranges and fused<metadata> too, which xDSL's lacks)
             from .locations import parse_location
@@ -393,6 +405,45 @@ class TritonParser(ParserBase):
             return parse_location(self)
         finally:
             self._nested_loc = nested
+
+    def _deferred_location(self, tok):
+        """A trailing ``loc(#name)`` (an op's, an argument's) where ``#name`` is no location
+        alias: an attribute alias defined above is an error now, as MLIR's; any other name
+        MLIR resolves after reading the whole input (an error in what follows comes first: a
+        malformed ``#name = ...`` definition below the module).  A placeholder until then."""
+        attr = self.attribute_aliases.get(tok.text)
+        if attr is not None:
+            self.raise_error(f"expected location, but found '{_shown(attr)}'", tok.span.start,
+                             tok.span.end)
+        self.consume_token()
+        loc = UnknownLoc()
+        self._deferred_locs[id(loc)] = (loc, tok.text, tok.span.start)
+        return loc
+
+    def _resolve_deferred_locs(self, ops) -> None:
+        """The error of the first trailing ``loc(#name)`` :meth:`_deferred_location` left,
+        as MLIR reports it at the end (``OperationParser::finalize``: the ops walked
+        post-order, each op's location, then its regions' block arguments')."""
+        deferred = self._deferred_locs
+
+        def check(loc) -> None:
+            entry = deferred.get(id(loc))
+            if entry is not None and entry[0] is loc:
+                _, name, at = entry
+                attr = self.attribute_aliases.get(name)
+                self.raise_error("operation location alias was never defined" if attr is None
+                                 else f"expected location, but found '{_shown(attr)}'",
+                                 at, at + len(name))
+
+        for top in ops:
+            for op in top.walk(region_first=True):
+                check(op.location)
+                for region in op.regions:
+                    for block in region.blocks:
+                        for arg in block.args:
+                            check(arg.location)
+        _, name, at = min(deferred.values(), key=lambda e: e[2])  # (none found: never accepted)
+        self.raise_error("operation location alias was never defined", at, at + len(name))
 
     # --- the parts of a generic op (`"tt.reduce"(%x) <{axis = 0 : i32}> ({...}) : (T) -> U`)
     #     that repeat are looked up by their text: a properties dictionary (copied: the
@@ -795,7 +846,7 @@ class TritonParser(ParserBase):
                 MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT
             ):
                 start = self.current_token.span.start
-                self.parse_alias_definition()
+                self._parse_alias_definition()
                 self.note_alias_definition(self.source[start : self.current_token.span.start].strip())
                 continue
             if self.current_token.kind == MLIRTokenKind.FILE_METADATA_BEGIN:
@@ -812,10 +863,42 @@ class TritonParser(ParserBase):
         for name, ref in self._resolved_refs:
             if ref.first_use is not None:  # (see define_values)
                 self._undefined_value_error({name: {0: ref}})
+        if self._deferred_locs:
+            self._resolve_deferred_locs(ops)
         module = ops[0] if len(ops) == 1 and isinstance(ops[0], ModuleOp) else ModuleOp(ops)
         if self._file_metadata:  # (what the writer prints after the module, printed anew)
             module.file_metadata = tuple(self.source[a:b] for a, b in self._file_metadata)
         return module
+
+    def _parse_alias_definition(self) -> None:
+        """``#name = ATTRIBUTE`` or ``!name = TYPE`` at the top level (every well-formed
+        ``#name = loc(...)`` is in the location table: a head that is not one gets here),
+        with MLIR's words for a malformed head, where MLIR reports it: after the token before
+        the wrong one (``emitWrongTokenError``)."""
+        text = self.source
+        eq = SKIP.match(text, self.current_token.span.end).end()
+        attribute = self.current_token.kind == MLIRTokenKind.HASH_IDENT
+        if not text.startswith("=", eq):
+            what = "attribute" if attribute else "type"
+            self._wrong_token(f"expected '=' in {what} alias definition", eq)
+        if not attribute:
+            self.parse_alias_definition()
+            return
+        value = SKIP.match(text, eq + 1).end()
+        keyword = _LOC_KEYWORD.match(text, value)
+        if keyword is not None:  # (`#name = loc` and no `(`)
+            self._wrong_token("expected '(' in inline location", SKIP.match(text, keyword.end()).end())
+        try:
+            self.parse_alias_definition()
+        except ParseError as e:
+            if e.span.start == value and e.msg == "attribute expected":  # (xDSL's words)
+                self._wrong_token("expected attribute value", value)
+            raise
+
+    def _wrong_token(self, message: str, at: int):
+        """MLIR's ``emitWrongTokenError`` about the token at ``at``."""
+        ln, col = self._line_col(wrong_token_offset(self.source, at, at >= len(self.source)))
+        raise TTOptError(message, self.file_name, ln, col)
 
     # --- `{-# dialect_resources: {...}, external_resources: {...} #-}` (anywhere between
     #     top-level ops, as often as wanted): checked as MLIR reads it, kept as text
@@ -1702,6 +1785,15 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
 
 
 _NUL_OUTSIDE_STRINGS = re.compile("(" + STRING_LITERAL.pattern + ")|\x00")
+
+
+def _shown(attr: Attribute) -> str:
+    """``attr`` as Triton prints it (in a message)."""
+    from .writer import TritonPrinter  # (the writer imports the reader)
+
+    out = io.StringIO()
+    TritonPrinter(out, {}, {}).print_attribute(attr)
+    return out.getvalue()
 
 
 def _first_line(e: Exception) -> str:
