@@ -1102,6 +1102,8 @@ class TritonParser(ParserBase):
 
     def _remember_type(self, key: str, typ) -> None:
         self.type_cache[key] = typ
+        if _RELEASE_TYPES.search(key):  # (a type some releases cannot read: this module's)
+            return
         if len(_SHARED_TYPES) >= _SHARED_TYPES_MAX or len(_ALIAS_ENVS) >= _SHARED_TYPES_MAX:
             _SHARED_TYPES.clear()
             _ALIAS_ENVS.clear()
@@ -1296,6 +1298,9 @@ class TritonParser(ParserBase):
             m = _INT_TYPE_NAME.fullmatch(tok.text)
             if m is not None and len(m.group(1)) > 7:  # (i16777215 has 8 digits)
                 self._check_int_width(m.group(1), tok.span.start + m.start(1))
+            elif tok.text in versions.FLOAT_TYPES_SINCE and not versions.current().knows_type(tok.text):
+                # (an older MLIR has no such keyword: an identifier where a type must be)
+                self._wrong_token("expected non-function type", tok.span.start)
         return super().parse_optional_integer_or_float_type()
 
     def _float_out_of_range(self, start: int, m) -> FloatAttr:
@@ -1486,6 +1491,9 @@ class TritonParser(ParserBase):
 _MAX_INT_WIDTH = (1 << 24) - 1
 _DIGITS_LIMIT = "for integer string conversion"  # (Python's ValueError past 4,300 digits)
 _INT_TYPE_NAME = re.compile(r"[su]?i([0-9]+)")
+# a float type keyword that not every release has (versions.FLOAT_TYPES_SINCE)
+# (in a shape too: `4xf8E3M4`)
+_RELEASE_TYPES = re.compile(r"(?:" + "|".join(versions.FLOAT_TYPES_SINCE) + r")(?![\w$.])")
 _NUMBER_START = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, MLIRTokenKind.MINUS)
 _HEX_DIGITS = re.compile(r"[0-9A-Fa-f]*")
 # dialects other than `builtin` a `dialect_resources` section may name, with no entries, and
