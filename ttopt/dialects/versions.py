@@ -17,6 +17,7 @@ feature                         releases        text
 ``no_inline``                   3.5 -           ``scf.execute_region -> T no_inline {``
 ``switch_signed_cases``         3.2 -           ``cf.switch`` case values: signed, within the flag's width
 ``loc_ranges``                  3.3 -           ``loc("f.py":1:2 to 3:4)``, ``loc("f.py":1:2 to :4)``, ``loc("f.py":1)``
+``complex_count``               3.4 -           ``dense<..> : tensor<Nxcomplex<T>>``: exactly 2N numbers (2 for one to repeat)
 ``knows_type``                  see             MLIR's float type keywords: ``tf32`` 2.2+; ``f8E4M3``, ``f8E3M4``, ``f6E2M3FN``,
                                 ``FLOAT_TYPES_  ``f6E3M2FN``, ``f4E2M1FN``, ``f8E8M0FNU`` 3.2+ (before, an identifier that is no
                                 SINCE``         type: ``expected non-function type``, wherever a type is written)
@@ -130,6 +131,17 @@ class Syntax:
         :data:`FLOAT_TYPES_SINCE`)."""
         since = FLOAT_TYPES_SINCE.get(keyword)
         return since is None or self.release >= since
+
+    @property
+    def complex_count(self) -> bool:
+        """MLIR counts the numbers of a dense literal of complex values (``dense<[(1.0, 2.0),
+        (3.0, 4.0)]> : tensor<2xcomplex<f32>>``): every ``(..)``'s parts (a nested one's
+        too) and every plain number, in order, read as one run of numbers that must be
+        2 per element (2 in all for one to repeat): Triton 3.4+.  Before, the run is paired
+        as it comes (an odd last number dropped) and read as the elements if there are as
+        many pairs as elements, or as one to repeat if there is one pair; any other count
+        aborts Triton 2.2 - 3.3 (an assertion) and 2.1 reads past the numbers."""
+        return self.release >= (3, 4)
 
     @property
     def hints(self) -> str:

@@ -1343,21 +1343,24 @@ class TritonParser(ParserBase):
 
     # --- `(re, im)` in a dense literal: its two parts kept as elements of their own (xDSL
     #     wants both of one kind and converts them as one: `(0x7F800000, 1.0)` is read
-    #     here as MLIR reads it, the hexadecimal part as the float's bits)
+    #     here as MLIR reads it, the hexadecimal part as the float's bits); a part may be a
+    #     `(..)` itself, whose parts MLIR reads as more numbers (_dense_parts counts them)
     def parse_optional_complex(self):  # type: ignore[override]
         if self.current_token.kind != MLIRTokenKind.L_PAREN:
             return None
         start = self.consume_token().span.start
         parts = []
-        for after in ("expected ',' between complex elements", "expected ')' after complex elements"):
-            found = self.parse_optional_bool_int_or_float()
-            if found is None:  # (a nested `(..)` too: MLIR reads more than two numbers then,
-                # which no element type takes)
-                self.raise_error("expected element literal of primitive type")
-            value, span = found
-            parts.append(self.tensor_literal_element(value < 0, value, span))
-            tok = self.current_token
-            if tok.kind != (MLIRTokenKind.COMMA if not parts[1:] else MLIRTokenKind.R_PAREN):
+        for sep, after in ((MLIRTokenKind.COMMA, "expected ',' between complex elements"),
+                           (MLIRTokenKind.R_PAREN, "expected ')' after complex elements")):
+            if self.current_token.kind == MLIRTokenKind.L_PAREN:
+                parts.extend(self.parse_optional_complex()[0])
+            else:
+                found = self.parse_optional_bool_int_or_float()
+                if found is None:
+                    self.raise_error("expected element literal of primitive type")
+                value, span = found
+                parts.append(self.tensor_literal_element(value < 0, value, span))
+            if self.current_token.kind != sep:
                 self.raise_error(after)
             end = self.consume_token().span.end
         return tuple(parts), Span(start, end, self.current_token.span.input)
@@ -1390,7 +1393,9 @@ class TritonParser(ParserBase):
             self.parse_punctuation(":", " in dense attribute")
             type = self.parse_dense_literal_type()
         n = math.prod(type.get_shape())
-        values, elem, splat = self._dense_parts(lt, values, shape, type, n)
+        if shape and isinstance(type.element_type, ComplexType):
+            self._check_dense_shape(type, shape)  # (before the numbers are counted)
+        values, elem, splat, keep = self._dense_parts(lt, values, shape, type, n)
         size = elem.compile_time_size
         chunks = []
         for v in values:
@@ -1418,39 +1423,45 @@ class TritonParser(ParserBase):
                         _scalar_tensor(elem), [math.copysign(math.inf, value)]
                     )
                 chunks.append(one.data.data)
-        raw = b"".join(chunks)
+        raw = b"".join(chunks[:keep])
         if shape:
-            if list(type.get_shape()) != shape:
-                self.raise_error(
-                    f"Shape mismatch in dense literal. Expected {list(type.get_shape())} "
-                    f"shape from the type, but got {shape} shape."
-                )
-        elif splat:
+            self._check_dense_shape(type, shape)
+        if splat:
             raw = raw * n
         return DenseIntOrFPElementsAttr(type, BytesAttr(raw))
 
+    def _check_dense_shape(self, type, shape: list) -> None:
+        if list(type.get_shape()) != shape:
+            self.raise_error(f"Shape mismatch in dense literal. Expected {list(type.get_shape())} "
+                             f"shape from the type, but got {shape} shape.")
+
     def _dense_parts(self, lt: int, values: list, shape: list, type, n: int):
-        """``(numbers, their type, splat)``: the elements of a dense literal as numbers of
-        the tensor's scalar type (a complex element is two: its parts), and whether the
-        literal is one element to repeat.  Where MLIR reads them (3.4+; the releases before
-        read other counts wrongly or abort):
-        * a tensor of complex numbers: every element is a pair `(re, im)`;
+        """``(numbers, their type, splat, kept)``: the elements of a dense literal as numbers
+        of the tensor's scalar type (a complex element is two: its parts), whether the
+        literal is one element to repeat, and how many of the numbers it keeps (None: all).  Where MLIR reads them:
+        * a tensor of complex numbers: the numbers of the literal, the parts of each `(..)`
+          (nested ones too) and the plain ones, in order, read as pairs, as each release
+          counts them (``Syntax.complex_count``);
         * a pair for a tensor of two (real) numbers: its parts are those two numbers
           (`dense<(1.0, 2.0)> : tensor<2xf32>` is `dense<[1.0, 2.0]>`); any other pair aborts
           Triton."""
         elem = type.element_type
         pairs = sum(isinstance(v.value, tuple) for v in values)
         if isinstance(elem, ComplexType):
-            if pairs != len(values):
-                found = len(values) + pairs
+            numbers = [p for v in values for p in (v.value if isinstance(v.value, tuple) else (v,))]
+            count = len(numbers) // 2
+            if not versions.current().complex_count and count in (n, 1):  # (3.3 and before:
+                # as many pairs as elements, or one to repeat; the rest is read, then dropped)
+                return numbers, elem.element_type, count != n, 2 * count
+            if len(numbers) != (2 * n if shape else 2):
                 whole = f"('{elem}') expected 2" if not shape else f"('{type}') expected {2 * n}"
                 at = lt - 5 if self.source.startswith("dense", lt - 5) else lt
-                self.raise_error(f"parsed {found} elements, but type {whole} elements", at, lt)
-            return [p for v in values for p in v.value], elem.element_type, not shape
+                self.raise_error(f"parsed {len(numbers)} elements, but type {whole} elements", at, lt)
+            return numbers, elem.element_type, not shape, None
         if not pairs:
-            return values, elem, not shape
-        if not shape and n == 2:
-            return list(values[0].value), elem, False
+            return values, elem, not shape, None
+        if not shape and n == 2 and len(values[0].value) == 2:
+            return list(values[0].value), elem, False, None
         v = next(v for v in values if isinstance(v.value, tuple))
         self.raise_error(f"a complex element in a dense literal of {elem} (Triton aborts: it "
                          "reads one only as the two elements of a 2-element tensor)", v.span)
@@ -1471,6 +1482,9 @@ class TritonParser(ParserBase):
         if type is None:
             self.parse_punctuation(":", " in dense attribute")
             type = self.parse_dense_literal_type()
+        if isinstance(type.element_type, ComplexType):  # (its numbers read as pairs:
+            self.resume_from(lt + 1)  # _dense_parts)
+            return None
         shape = list(type.get_shape())
         tokens = _DENSE_ELEMENT.findall(body)
         if _DENSE_SKELETON.sub("", body) != _skeleton(shape) or len(tokens) != math.prod(shape):
