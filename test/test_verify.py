@@ -417,8 +417,8 @@ CASES = [
     Case(  # (every integer property of Triton's ops is 32-bit)
         "integer-property-width",
         kernel("%0 = tt.expand_dims %t {axis = 1 : i16} : tensor<4xf32> -> tensor<4x1xf32>"),
-        "3:5: error: 'tt.expand_dims' op attribute 'axis' failed to satisfy constraint: "
-        "Expected attribute i32 but got i16",
+        "3:28: error: custom op 'tt.expand_dims' 'tt.expand_dims' op attribute 'axis' failed to "
+        "satisfy constraint: Expected attribute i32 but got i16",
         kernel("%0 = tt.expand_dims %t {axis = 1 : i32} : tensor<4xf32> -> tensor<4x1xf32>"),
     ),
     Case(

@@ -269,6 +269,16 @@ class TritonParser(ParserBase):
                         del self.forward_ssa_references[name]
                     refs = used
                     self._shadowed.update((id(v), v) for v in pending.values())
+            if refs and max(refs) >= len(values):
+                # `%a#1` used above a definition of fewer results: a name MLIR never defines
+                # (`use of undeclared SSA value name`, at the use, after the whole input)
+                beyond = {i: v for i, v in refs.items() if i >= len(values)}
+                refs = {i: v for i, v in refs.items() if i < len(values)}
+                if refs:
+                    self.forward_ssa_references[name] = refs
+                else:
+                    del self.forward_ssa_references[name]
+                pending = {**(pending or {}), **beyond}
             if refs:  # (resolved now: an op that takes one later was still being read)
                 self._resolved_refs.extend((name, v) for v in refs.values())
                 for v in refs.values():
@@ -1802,8 +1812,46 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
     except Exception as e:  # a bug in ttopt
         raise TTOptInternalError("reading", e, filename) from e
     if verify:
-        verify_parsed(mod, parser.facts)
+        try:
+            verify_parsed(mod, parser.facts)
+        except TTOptError as e:
+            raise _custom_attribute_error(mod, e) from None
     return mod
+
+
+# the verifier's words for an inherent attribute (a property) its constraint refuses
+_ATTRIBUTE_REFUSED = re.compile(r"'([\w$.]+)' op attribute '([^']+)' failed to satisfy constraint: ")
+
+
+def _custom_attribute_error(mod: TritonModule, e: TTOptError) -> TTOptError:
+    """MLIR checks an op's inherent attributes written in its custom form's attribute
+    dictionary as it parses the op (``verifyInherentAttrs``): the error is the parser's, at
+    the dictionary, ``custom op 'NAME' `` before the verifier's words (as every release of
+    Triton says it).  Any other error: ``e``."""
+    m = _ATTRIBUTE_REFUSED.match(e.message)
+    if m is None or e.line is None or not mod.source:
+        return e
+    name, attr = m.groups()
+    text = mod.source
+    starts = line_starts(text)
+    if e.line > len(starts):
+        return e
+    line_start = starts[e.line - 1]
+    line_end = text.find("\n", line_start)
+    line_end = len(text) if line_end < 0 else line_end
+    for op, at in mod.offsets.items():  # (the op the error is at: its line's, of that name)
+        if not line_start <= at < line_end or op in mod.generic_ops:
+            continue
+        head = re.compile(r"(?:%[^=\n]*=[ \t]*)?" + re.escape(name) + r"(?![\w$.])").match(text, at)
+        if head is None:
+            continue
+        found = re.compile(r"\{[^{}\n]*?(?<![\w$.-])\"?" + re.escape(attr) + r"\"?[ \t]*=").search(
+            text, head.end(), line_end)
+        if found is None:
+            return e
+        ln, col = line_col(text, found.start())
+        return TTOptError(f"custom op '{name}' {e.message}", e.filename, ln, col)
+    return e
 
 
 _NUL_OUTSIDE_STRINGS = re.compile("(" + STRING_LITERAL.pattern + ")|\x00")
@@ -1894,6 +1942,8 @@ def _convert(e: ParseError, filename: str) -> TTOptError:
             f"input is not UTF-8 text (byte 0x{ord(bad) - 0xDC00:02x})", filename, ln, col
         )
     msg = _PLACEHOLDER.sub(lambda m: repr(bad) if bad else "end of input", msg)
+    if msg.startswith("SSA value tuple index out of bounds."):  # (`%x#5`, %x of fewer results)
+        msg = "reference to invalid result number"
     if msg.startswith("Unexpected character") and bad and (bad.isspace() or not bad.isprintable()):
         msg = f"Unexpected character: {ascii(bad)[1:-1]}"  # (a blank MLIR does not skip,
         # U+00A0, a form feed: shown, not dropped as the message's trailing blank)
