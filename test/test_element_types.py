@@ -14,6 +14,11 @@ and none the other types MLIR has (``i2``, ``i128``, ``tf32``, ``f8E4M3``, ``f8E
 from (its signs, or ``--triton-version``): a type is refused where none of them takes it.
 The ``versions`` tests ask each release's own Triton (``tools/versions/oracle.py``; skipped
 without its environment) and compare ttopt's refusal with Triton's, word for word.
+
+Before all that, a release's MLIR must know the type's keyword at all: ``tf32`` is 2.2+,
+``f8E4M3``, ``f8E3M4``, ``f6E2M3FN``, ``f6E3M2FN``, ``f4E2M1FN`` and ``f8E8M0FNU`` 3.2+
+(``versions.FLOAT_TYPES_SINCE``); before, the keyword is no type wherever it is written (a
+function's argument, a tensor's element, a constant's type): ``expected non-function type``.
 """
 
 from __future__ import annotations
@@ -96,6 +101,10 @@ def test_each_release_s_element_types(release, tmp_path):
         m = _TRITON_ERROR.match(r["error"])
         assert m is not None, r["error"]
         theirs = (int(m.group(1)), int(m.group(2)), m.group(3))
+        if theirs[2] == "expected non-function type":  # (the release has no such keyword)
+            if ours != theirs:
+                wrong.append(f"{name}: Triton {theirs}; ttopt {ours}")
+            continue
         if theirs[2].startswith(_UNKNOWN_TYPE):  # (the release cannot read the type at all)
             continue
         assert not takes(t, release), (name, theirs)
@@ -204,3 +213,58 @@ def test_the_releases_of_a_text_lack_those_without_its_ops():
     assert versions.narrowed(span, "%0 = tt.precise_sqrtx %x") == span
     # (a span the ops exclude is left as it is: the text's other signs said so)
     assert versions.narrowed(((2, 1), (2, 3)), "%0 = tt.precise_sqrt %x : f32") == ((2, 1), (2, 3))
+
+
+# ------------------------------------------------------------------ type keywords per release
+# where the type is written: (text with TYPE for it, where Triton reports an unknown keyword)
+PLACES = {
+    "argument": (_kernel("", "%x: TYPE"), (2, 24)),
+    "tensor_argument": (_kernel("", "%x: tensor<4xTYPE>"), (2, 34)),
+    "pointer_argument": (_kernel("", "%x: !tt.ptr<TYPE>"), (2, 33)),
+    "constant": (_kernel("%0 = arith.constant 1.0 : TYPE", "%x: f32"), (3, 30)),
+    "dense_constant": (_kernel("%0 = arith.constant dense<1.0> : tensor<4xTYPE>", "%x: f32"), (3, 47)),
+}
+KEYWORDS = {"tf32": (2, 2), "f8E4M3": (3, 2), "f8E3M4": (3, 2), "f6E2M3FN": (3, 2),
+            "f6E3M2FN": (3, 2), "f4E2M1FN": (3, 2), "f8E8M0FNU": (3, 2),
+            # (every release has these)
+            "f8E5M2": versions.OLDEST, "f8E4M3FN": versions.OLDEST, "f8E4M3B11FNUZ": versions.OLDEST,
+            "bf16": versions.OLDEST}
+
+
+def _typed(place: str, t: str) -> str:
+    return PLACES[place][0].replace("TYPE", t)
+
+
+@pytest.mark.parametrize("release", RELEASES, ids=versions.show)
+def test_a_type_keyword_is_read_only_by_the_releases_that_have_it(release):
+    """A function argument's type too (no ``TT_`` constraint checks it: the keyword itself is
+    unknown to an older MLIR), though the newest release read the same type text before in
+    the process (the reader shares the types it read between modules)."""
+    for t, since in KEYWORDS.items():
+        for place, (_, at) in PLACES.items():
+            text = _typed(place, t)
+            assert ttopt_refusal(text, versions.NEWEST) is None, (t, place)  # (read first)
+            expected = None if release >= since else (*at, "expected non-function type")
+            assert ttopt_refusal(text, release) == expected, (t, place)
+
+
+@pytest.mark.versions
+@pytest.mark.parametrize("release", RELEASES, ids=versions.show)
+def test_each_release_reads_the_type_keywords_it_has(release, tmp_path):
+    """Triton R reads a kernel naming a type keyword wherever it is written iff R has it, and
+    refuses it where ttopt does (line, column, words: the oracle's first error)."""
+    oracle = ReleaseOracle(release, tmp_path)
+    texts = {f"{place}.{t}": _typed(place, t) for t in KEYWORDS for place in PLACES}
+    paths = {}
+    for name, text in texts.items():
+        paths[name] = tmp_path / f"{name}.ttir"
+        paths[name].write_text(text)
+    results = {r["file"]: r for r in oracle.oracle.check(oracle.version, list(paths.values()))}
+    wrong = []
+    for name, text in texts.items():
+        r, ours = results[str(paths[name])], ttopt_refusal(text, release)
+        m = _TRITON_ERROR.match(r["error"]) if not r["ok"] else None
+        theirs = None if r["ok"] else (int(m.group(1)), int(m.group(2)), m.group(3))
+        if ours != theirs:
+            wrong.append(f"{name}: Triton {theirs}; ttopt {ours}")
+    assert not wrong, "\n".join(wrong)

@@ -13,12 +13,17 @@ reads alias definitions in order.
   type alias (``#a = {x = 1 : i32}``, ``!t = i32``) defined ABOVE the definition (above the
   module, or after it), as it may name a location alias; one defined below, or nowhere (in a
   comment, in a string), is refused: ``undefined symbol alias``, where MLIR says it.
+* ``loc(#alias)`` as an attribute's value is an attribute alias to MLIR: the location alias
+  must be defined above it (only a trailing location may name one defined further down);
+  printed anew, such a location names an alias only where MLIR reads it.
+* A head that is not ``#name = loc(`` (``#loc3 =`` at the input's end, ``#loc3 loc(...)``
+  without ``=``) is an attribute alias definition to MLIR: refused there, in MLIR's words,
+  before the module's trailing ``loc(#loc3)`` (which MLIR resolves after the whole input:
+  ``operation location alias was never defined``, or ``expected location, but found ..``
+  where ``#loc3`` is another attribute's alias).
 
 Every release 2.1 - 3.9 reads the cases alike (tools/versions/oracle.py; the ``versions``
-test at the end asks each again), but a location range and a ``#ttg.`` layout (3.3+).  Not
-covered: a head that is not ``#name = loc(`` (``#loc3 =`` at the input's end, ``#loc3
-loc(...)`` without ``=``) is no location alias definition to ttopt: the reader reports the
-module's use of the alias first, where MLIR reports the definition.
+test at the end asks each again), but a location range and a ``#ttg.`` layout (3.3+).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ import tempfile
 import time
 
 import pytest
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+from xdsl.ir import Attribute
 
 import ttopt
 from conftest import ReleaseOracle, since
@@ -417,6 +424,227 @@ def test_a_metadata_naming_many_aliases_is_read_in_linear_time():
     assert str(meta.data[-1]) == f'loc("f.py":{n - 1}:1)'
 
 
+# ------------------------------------------------------------------ a location as an attribute
+# `loc(#alias)` as an attribute's value (in an alias definition, an op's or an argument's
+# attribute dictionary, an array) is an attribute alias to MLIR, resolved on the spot: the
+# alias must be defined above it.  Only a trailing location (an op's, an argument's) may name
+# one defined further down.
+_LOC3 = '#loc3 = loc("g.py":1:1)\n'
+_ATTR = "#a = {l = loc(#loc1)}\n"
+
+
+def _op_attr(value: str, custom: bool = False) -> str:
+    """MODULE with an op that has the attribute ``l = VALUE``."""
+    if custom:
+        return MODULE.replace("tt.return loc(", f"tt.return {{l = {value}}} loc(")
+    return MODULE.replace("%c = arith.constant 1 : i32 loc(#loc3)",
+                          f'%c = "arith.constant"() {{value = 1 : i32, l = {value}}} : () -> i32 loc(#loc3)')
+
+
+# name: (text, the value of its attribute `l`); Triton reads each (every release)
+LOC_ATTRS = {
+    "alias_below_its_location_alias": (MODULE + LOC1 + _ATTR + _LOC3, "loc"),
+    "alias_above_the_module": (LOC1 + _ATTR + MODULE + _LOC3, "loc"),
+    "alias_over_lines": (LOC1 + "#a = {l = loc( // c\n  #loc1 // d\n )}\n" + MODULE + _LOC3, "loc"),
+    "op_attribute": (LOC1 + _op_attr("loc(#loc1)") + _LOC3, "loc"),
+    "op_attribute_in_an_array": (LOC1 + _op_attr("[loc(#loc1)]") + _LOC3, "[loc]"),
+    "op_attribute_at_its_line_end": (LOC1 + _op_attr("loc(#loc1)\n   ") + _LOC3, "loc"),
+    "custom_form_attribute": (LOC1 + _op_attr("loc(#loc1)", custom=True) + _LOC3, "loc"),
+}
+# name: (text, ttopt's error; Triton's: the same place (after the name), "undefined symbol
+# alias id 'loc1'")
+REFUSED_LOC_ATTRS = {
+    "alias_above_the_module": (_ATTR + MODULE + LOC1 + _LOC3, "1:20: error: undefined symbol alias '#loc1'"),
+    "alias_below_the_module": (MODULE + _ATTR + LOC1 + _LOC3, "7:20: error: undefined symbol alias '#loc1'"),
+    "alias_over_lines": ("#a = {l = loc( // c\n  #loc1 // d\n )}\n" + MODULE + LOC1 + _LOC3,
+                         "2:8: error: undefined symbol alias '#loc1'"),
+    "op_attribute": (_op_attr("loc(#loc1)") + LOC1 + _LOC3, "3:60: error: undefined symbol alias '#loc1'"),
+    "op_attribute_in_an_array": (_op_attr("[1, loc(#loc1)]") + LOC1 + _LOC3,
+                                 "3:64: error: undefined symbol alias '#loc1'"),
+    "op_attribute_at_its_line_end": (_op_attr("loc(#loc1)\n   ") + LOC1 + _LOC3,
+                                     "3:60: error: undefined symbol alias '#loc1'"),
+    "custom_form_attribute": (_op_attr("loc(#loc1)", custom=True) + LOC1 + _LOC3,
+                              "4:29: error: undefined symbol alias '#loc1'"),
+    "argument_attribute": (MODULE.replace("%n: i32 loc(", "%n: i32 {tt.l = loc(#loc1)} loc(") + LOC1 + _LOC3,
+                           "2:46: error: undefined symbol alias '#loc1'"),
+    "module_attribute": (MODULE.replace("module {", "module attributes {tt.l = loc(#loc1)} {") + LOC1 + _LOC3,
+                         "1:36: error: undefined symbol alias '#loc1'"),
+}
+
+
+def _attribute_l(mod) -> Attribute:
+    """The value of the one attribute ``l`` of ``mod`` (an alias's, an op's, an argument's)."""
+    found = [v.data.get("l") for v in mod.attr_aliases.values() if isinstance(v, DictionaryAttr)]
+    for op in mod.op.walk():
+        found.append(op.attributes.get("l"))
+        for arg_attrs in getattr(op, "arg_attrs", None) or ():
+            found.append(arg_attrs.data.get("tt.l"))
+    found = [v for v in found if v is not None]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize("name", sorted(LOC_ATTRS))
+def test_a_location_attribute_may_name_a_location_alias_defined_above(name, triton36):
+    text, value = LOC_ATTRS[name]
+    assert triton36(text), text
+    mod = read_module(text, "k.ttir")
+    loc = mod.locs.values["#loc1"]
+    assert str(loc) == 'loc("f.py":3:4)'
+    assert _attribute_l(mod) == (ArrayAttr([loc]) if value == "[loc]" else loc)
+    assert ttopt.optimize(text, [], "k.ttir") == text
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_LOC_ATTRS))
+def test_a_location_attribute_naming_a_location_alias_defined_below_is_refused(name, capfd):
+    text, error = REFUSED_LOC_ATTRS[name]
+    assert error_of(text) == f"k.ttir:{error}"
+    at = error.split(": error: ")[0]
+    assert triton_refusal(text, capfd) == f"{at}: error: undefined symbol alias id 'loc1'"
+
+
+# printed anew: a location in an attribute names an alias only where MLIR reads it there
+# (one defined above the module, in the module); an alias definition's value, printed above
+# every location alias, names none.  name: (text, ttopt's output with every op printed anew)
+_VALUE = 'loc("f.py":3:4)'
+
+
+def _anew(v: str) -> str:
+    """MODULE with the location ``v`` in an argument's, an op's and the module's attributes."""
+    return MODULE.replace("%n: i32 loc(", f"%n: i32 {{tt.l = {v}}} loc(").replace(
+        "%c = arith.constant 1 : i32", f"%c = arith.constant {{l = [{v}]}} 1 : i32").replace(
+        "module {", f"module attributes {{tt.l = {v}}} {{")
+
+
+FRESH_LOC_ATTRS = {
+    "alias_below_its_location_alias": ('#a = {l = loc("f.py":3:4)}\n' + MODULE + LOC1 + _LOC3),
+    "alias_above_the_module": ('#a = {l = loc("f.py":3:4)}\n' + LOC1 + MODULE + _LOC3),
+    "alias_over_lines": ('#a = {l = loc("f.py":3:4)}\n' + LOC1 + MODULE + _LOC3),
+    "op_attribute": (LOC1 + MODULE.replace("%c = arith.constant 1", "%c = arith.constant {l = loc(#loc1)} 1") + _LOC3),
+    "custom_form_attribute": (LOC1 + _op_attr("loc(#loc1)", custom=True) + _LOC3),
+    "values_equal_to_an_alias_below": (_anew(_VALUE) + LOC1 + _LOC3,
+                                       _anew(_VALUE) + LOC1 + _LOC3),
+    "values_equal_to_an_alias_above": (LOC1 + _anew(_VALUE) + _LOC3,
+                                       LOC1 + _anew("loc(#loc1)") + _LOC3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FRESH_LOC_ATTRS))
+def test_a_location_attribute_printed_anew_is_read_by_triton(name, triton36):
+    """With every op printed anew (the alias definitions first): the output is what the table
+    says, Triton reads it, and ttopt reads the same values from it."""
+    if isinstance(FRESH_LOC_ATTRS[name], tuple):
+        text, expected = FRESH_LOC_ATTRS[name]
+    else:
+        text, expected = LOC_ATTRS[name][0], FRESH_LOC_ATTRS[name]
+    assert triton36(text), text
+    out = fresh(text)
+    assert out == expected
+    assert triton36(out), out
+    before, after = read_module(text, "k.ttir"), read_module(out, "k.ttir")
+    assert [(op.attributes, op.location) for op in before.op.walk()] == \
+        [(op.attributes, op.location) for op in after.op.walk()]
+    assert before.attr_aliases == after.attr_aliases
+
+
+# ------------------------------------------------------------------ heads that are no `#name = loc(`
+# name: (the definition of #loc3, ttopt's and Triton's error where it is below the module
+# (line 8), where it is above (line 1)); the module names #loc3 as a trailing location
+MALFORMED_HEADS = {
+    "equals_at_the_input_end": ("#loc3 =", "8:6: error: expected attribute value",
+                                "1:8: error: expected attribute value"),
+    "equals_then_newline": ("#loc3 =\n", "8:8: error: expected attribute value",
+                            "1:8: error: expected attribute value"),
+    "no_equals": ('#loc3 loc("g.py":1:1)\n', "8:6: error: expected '=' in attribute alias definition",
+                  "1:6: error: expected '=' in attribute alias definition"),
+    "name_alone": ("#loc3\n", "8:6: error: expected '=' in attribute alias definition",
+                   "1:6: error: expected '=' in attribute alias definition"),
+    "comment_for_equals": ('#loc3 // = loc(\n loc("g.py":1:1)\n',
+                           "8:6: error: expected '=' in attribute alias definition",
+                           "1:6: error: expected '=' in attribute alias definition"),
+    "two_equals": ('#loc3 == loc("g.py":1:1)\n', "8:8: error: expected attribute value",
+                   "1:8: error: expected attribute value"),
+    "no_parenthesis": ('#loc3 = loc "g.py":1:1)\n', "8:12: error: expected '(' in inline location",
+                       "1:12: error: expected '(' in inline location"),
+    "brackets": ('#loc3 = loc["g.py":1:1]\n', "8:12: error: expected '(' in inline location",
+                 "1:12: error: expected '(' in inline location"),
+    "loc_at_the_line_end": ("#loc3 = loc\n", "8:12: error: expected '(' in inline location",
+                            "1:12: error: expected '(' in inline location"),
+    "misspelt_loc": ('#loc3 = lo("g.py":1:1)\n', "8:8: error: expected attribute value",
+                     "1:8: error: expected attribute value"),
+    "unknown_alone": ("#loc3 = unknown\n", "8:8: error: expected attribute value",
+                      "1:8: error: expected attribute value"),
+    # (an attribute alias: an error at the module's use, 3:37 below it, 4:37 above it)
+    "string": ('#loc3 = "g.py"\n', "3:37: error: expected location, but found '\"g.py\"'",
+               "4:37: error: expected location, but found '\"g.py\"'"),
+    "integer": ("#loc3 = 1 : i32\n", "3:37: error: expected location, but found '1 : i32'",
+                "4:37: error: expected location, but found '1 : i32'"),
+    "dictionary": ("#loc3 = {a = 1 : i32}\n", "3:37: error: expected location, but found '{a = 1 : i32}'",
+                   "4:37: error: expected location, but found '{a = 1 : i32}'"),
+}
+
+
+def _headed(name: str, where: str) -> str:
+    head = MALFORMED_HEADS[name][0]
+    if where == "top":
+        return head + ("" if head.endswith("\n") else "\n") + MODULE + LOC1
+    return MODULE + LOC1 + head
+
+
+@pytest.mark.parametrize("where", ["bottom", "top"])
+@pytest.mark.parametrize("name", sorted(MALFORMED_HEADS))
+def test_a_head_that_is_no_location_alias_definition_is_refused_where_mlir_refuses_it(name, where, capfd):
+    text = _headed(name, where)
+    error = MALFORMED_HEADS[name][1 if where == "bottom" else 2]
+    assert error_of(text) == f"k.ttir:{error}"
+    assert triton_refusal(text, capfd) == error
+
+
+# (a trailing location naming no location alias: what MLIR says after reading the whole
+# input, at the use; the first in its walk: ops inside out, each op's location before its
+# block arguments'); name: (text, ttopt's and Triton's error)
+UNRESOLVED = {
+    "undefined": (MODULE.replace("loc(#loc3)", "loc(#bad)") + LOC1,
+                  "3:37: error: operation location alias was never defined"),
+    "undefined_twice": (MODULE.replace("loc(#loc3)", "loc(#bad)").replace("tt.return loc(#loc1)", "tt.return loc(#bad)")
+                        + LOC1, "3:37: error: operation location alias was never defined"),
+    "inner_op_first": (MODULE.replace("i32 loc(#loc3)", "i32 loc(#bad3)").replace("%n: i32 loc(#loc1)", "%n: i32 loc(#bad1)")
+                       + LOC1, "3:37: error: operation location alias was never defined"),
+    "function_before_its_argument": (MODULE.replace("%n: i32 loc(#loc1)", "%n: i32 loc(#bad1)").replace(
+        "  } loc(#loc1)", "  } loc(#bad2)") + LOC1 + _LOC3, "5:9: error: operation location alias was never defined"),
+    "after_a_syntax_error": (MODULE.replace("loc(#loc3)", "loc(#bad)").replace("    tt.return", "    %d = arith.addi %c, %c :\n    tt.return")
+                             + LOC1, "5:5: error: type expected"),
+    "after_an_undefined_value": (MODULE.replace("loc(#loc3)", "loc(#bad)").replace("    tt.return", "    %d = arith.addi %c, %e : i32\n    tt.return")
+                                 + LOC1, "4:25: error: use of undefined value '%e'"),
+    "inside_a_callsite": (MODULE.replace("loc(#loc3)", "loc(callsite(#bad at #loc1))") + LOC1,
+                          "3:50: error: undefined symbol alias '#bad'"),
+    "type_alias_without_equals": (MODULE + LOC1 + _LOC3 + "!t i32\n",
+                                  "9:3: error: expected '=' in type alias definition"),
+}
+# (Triton's words where ttopt's differ)
+_TRITONS = {"after_a_syntax_error": "4:29: error: expected non-function type",
+            "after_an_undefined_value": "4:25: error: use of undeclared SSA value name",
+            "inside_a_callsite": "3:50: error: undefined symbol alias id 'bad'"}
+
+
+@pytest.mark.parametrize("name", sorted(UNRESOLVED))
+def test_a_trailing_location_naming_no_location_alias_is_refused_as_mlir_refuses_it(name, capfd):
+    text, error = UNRESOLVED[name]
+    assert error_of(text) == f"k.ttir:{error}"
+    assert triton_refusal(text, capfd) == _TRITONS.get(name, error)
+
+
+def test_attribute_and_type_aliases_beside_trailing_location_aliases_are_read(triton36):
+    """The well-formed neighbours: attribute and type aliases above and below the module,
+    none of them named by a location."""
+    text = "#a = 1 : i32\n!t = i32\n" + MODULE + LOC1 + "#b = {a = 1 : i32}\n!u = i64\n" + _LOC3
+    assert triton36(text)
+    mod = read_module(text, "k.ttir")
+    assert sorted(mod.attr_aliases) == ["!t", "!u", "#a", "#b"]
+    assert str(mod.locs.values["#loc3"]) == 'loc("g.py":1:1)'
+    assert ttopt.optimize(text, [], "k.ttir") == text
+
+
 # ------------------------------------------------------------------ each release
 def _values(text: str, release) -> dict:
     return read_module(text, "k.ttir", triton_version=versions.show(release)).locs.values
@@ -440,6 +668,13 @@ def test_each_release_reads_the_definitions_over_lines_as_its_triton_does(releas
             assert _values(text, release)["#loc3"] == _values(_expanded(name), release)["#loc3"], name
     for name, (text, _) in REFUSED_METADATA.items():
         assert error_of(text, release) is not None, name
+    for name, (text, _) in LOC_ATTRS.items():
+        assert error_of(text, release) is None, name
+    for name, (text, _) in REFUSED_LOC_ATTRS.items():
+        assert error_of(text, release) is not None, name
+    for name in MALFORMED_HEADS:
+        for where in ("top", "bottom"):
+            assert error_of(_headed(name, where), release) is not None, (name, where)
 
 
 @pytest.mark.versions
@@ -462,4 +697,12 @@ def test_each_release_judges_the_cases_as_the_tables_say(release, tmp_path):
             oracle.add(f"meta_{name}.out", fresh(text, release), True)
     for name, (text, _) in REFUSED_METADATA.items():
         oracle.add(f"bad_meta_{name}", text, False)
+    for name, (text, _) in LOC_ATTRS.items():
+        oracle.add(f"loc_attr_{name}", text, True)
+        oracle.add(f"loc_attr_{name}.out", fresh(text, release), True)
+    for name, (text, _) in REFUSED_LOC_ATTRS.items():
+        oracle.add(f"bad_loc_attr_{name}", text, False)
+    for name in MALFORMED_HEADS:
+        for where in ("top", "bottom"):
+            oracle.add(f"bad_head_{name}.{where}", _headed(name, where), False)
     oracle.check()

@@ -11,10 +11,15 @@ Which releases read what (each release's own parser and verifier, ``tools/versio
   ``complex<fN>`` / ``complex<iN>``, a hexadecimal part as a float's bits, ``dense<"0x..">``,
   and a pair for a tensor of two real numbers (its two elements): every release 2.1-3.9.
   Not a vector of complex numbers (no release), not an ``arith.constant (1.0, 2.0) :
-  complex<f32>`` (no scalar complex attribute exists).  Releases before 3.4 lack MLIR's
-  element count check and read some miscounted literals (``dense<((1.0, 2.0), 3.0)>``,
-  ``dense<[(1.0, 2.0), 3.0]>``; 2.1 also ``dense<1.0>`` for complex numbers and any pair for
-  real numbers, which 2.2+ abort on): ttopt refuses them in every release (KNOWN_GAPS).
+  complex<f32>`` (no scalar complex attribute exists).  MLIR reads the numbers of a complex
+  literal as one run, the parts of nested ``(..)`` and plain numbers too, paired in order:
+  3.4+ count them (2 per element, 2 for one to repeat: ``dense<[((1.0, 2.0), 3.0), 4.0]>``
+  is two elements in every release); the releases before read as many pairs as elements, or
+  one pair to repeat, the rest dropped (``dense<((1.0, 2.0), 3.0)>``, ``dense<[(1.0, 2.0),
+  3.0]>``, ``dense<[1.0, 2.0]>``: 2.1-3.3 only, and ttopt reads them only as those
+  releases' text), and abort on any other count (2.2-3.3; 2.1 reads past the numbers, and
+  reads ``dense<1.0>`` for complex numbers and any pair for real numbers too, which 2.2+
+  abort on: ttopt refuses those, KNOWN_GAPS).
 * the resources section (anywhere at the top level, repeated, empty): every release; a key
   written as a string (``"a b": ...``, ``dense_resource<"a b">``): 3.3+; an empty group of
   another dialect: ``ttg``/``ttng`` 3.3+, ``llvm`` up to 3.3, ``triton_gpu`` up to 3.2; a blob
@@ -26,6 +31,7 @@ Which releases read what (each release's own parser and verifier, ``tools/versio
 
 from __future__ import annotations
 
+import math
 import pathlib
 import re
 import subprocess
@@ -105,6 +111,17 @@ VALID = {
     "c_in_attributes": (_attrs("a = dense<(1.0, 2.0)> : tensor<2xcomplex<f32>>"), ALL),
     "c_generic": (_func('    %c = "arith.constant"() <{value = dense<(1.0, 2.0)> : '
                         "tensor<2xcomplex<f32>>}> : () -> tensor<2xcomplex<f32>>\n"), ALL),
+    "c_nested_counted": (_const("dense<[((1.0, 2.0), 3.0), 4.0]>", "tensor<2xcomplex<f32>>"), ALL),
+    "c_nested_counted_i": (_const("dense<[1, (2, (3, 4))]>", "tensor<2xcomplex<i32>>"), ALL),
+    # (read by 2.1-3.3 only: pairs in the order they come, the rest dropped)
+    "c_nested": (_const("dense<((1.0, 2.0), 3.0)>", "tensor<2xcomplex<f32>>"), until((3, 3))),
+    "c_mixed_list": (_const("dense<[(1.0, 2.0), 3.0]>", "tensor<2xcomplex<f32>>"), until((3, 3))),
+    "c_nested_pairs": (_const("dense<((1.0, 2.0), (3.0, 4.0))>", "tensor<2xcomplex<f32>>"),
+                       until((3, 3))),
+    "c_list_of_nested": (_const("dense<[((1, 2), 3), (4, 5)]>", "tensor<2xcomplex<i32>>"),
+                         until((3, 3))),
+    "c_list_of_reals": (_const("dense<[1.0, 2.0]>", "tensor<2xcomplex<f32>>"), until((3, 3))),
+    "c_nested_0d": (_const("dense<((0x7F800000, 2.0), 3.0)>", "tensor<complex<f32>>"), until((3, 3))),
     # --- resources
     "r_no_use": (_resources(BLOB), ALL),
     "r_use": (_resources(BLOB, "    %c = arith.constant dense_resource<blob1> : tensor<2xi32>\n"), ALL),
@@ -169,11 +186,18 @@ INVALID = {
     "c_real_splat": (_const("dense<1.0>", "tensor<2xcomplex<f32>>"),
                      "3:25: error: parsed 1 elements, but type ('complex<f32>') expected 2 "
                      "elements", frozenset({(2, 1)})),
-    "c_nested": (_const("dense<((1.0, 2.0), 3.0)>", "tensor<2xcomplex<f32>>"),
-                 "3:32: error: expected element literal of primitive type", until((3, 3))),
-    "c_mixed_list": (_const("dense<[(1.0, 2.0), 3.0]>", "tensor<2xcomplex<f32>>"),
-                     "3:25: error: parsed 3 elements, but type ('tensor<2xcomplex<f32>>') "
-                     "expected 4 elements", until((3, 3))),
+    "c_nested_out_of_range": (_const("dense<((1, 2), 300)>", "tensor<2xcomplex<i8>>"),
+                              "3:25: error: parsed 3 elements, but type ('complex<i8>') expected 2 "
+                              "elements", frozenset()),
+    "c_nested_list_shape": (_const("dense<[(1.0, 2.0), 3.0]>", "tensor<4xcomplex<f32>>"),
+                            "4:5: error: Shape mismatch in dense literal. Expected [4] shape from "
+                            "the type, but got [2] shape.", frozenset()),
+    "c_pairs_short": (_const("dense<[(1.0, 2.0), 3.0, 4.0]>", "tensor<3xcomplex<f32>>"),
+                      "3:25: error: parsed 4 elements, but type ('tensor<3xcomplex<f32>>') "
+                      "expected 6 elements", frozenset({(2, 1)})),
+    "c_reals_short": (_const("dense<[1.0, 2.0, 3.0, 4.0]>", "tensor<4xcomplex<f32>>"),
+                      "3:25: error: parsed 4 elements, but type ('tensor<4xcomplex<f32>>') "
+                      "expected 8 elements", frozenset({(2, 1)})),
     "c_int_for_float": (_const("dense<(1, 2)>", "tensor<2xcomplex<f32>>"),
                         "3:32: error: unexpected decimal integer literal for a floating point "
                         "value", frozenset()),
@@ -261,7 +285,7 @@ INVALID = {
 }
 
 # Triton 2.2-3.3 abort on these (the check 3.4 added stood after the assertion)
-CRASHES_2_2_TO_3_3 = {"c_real_splat"}
+CRASHES_2_2_TO_3_3 = {"c_real_splat", "c_pairs_short", "c_reals_short"}
 
 # Triton aborts on these (an assertion: the literal's count against the type's): asked in a
 # process of its own.  Triton 2.1 (no assertion) reads them (KNOWN_GAPS).
@@ -368,6 +392,47 @@ def test_values_read():
     assert type(c.attributes["a"]) is StringAttr
 
 
+# the values Triton 2.1-3.3 read from the literals only they read (each release's own print
+# of the module, asked with tools/versions' environments): pairs in order, the rest dropped,
+# one pair repeated
+OLD_VALUES = {
+    "c_nested": ((1.0, 2.0), (1.0, 2.0)),
+    "c_mixed_list": ((1.0, 2.0), (1.0, 2.0)),
+    "c_nested_pairs": ((1.0, 2.0), (3.0, 4.0)),
+    "c_list_of_nested": ((1, 2), (3, 4)),
+    "c_list_of_reals": ((1.0, 2.0), (1.0, 2.0)),
+    "c_nested_0d": ((math.inf, 2.0),),
+    "c_nested_counted": ((1.0, 2.0), (3.0, 4.0)),
+    "c_nested_counted_i": ((1, 2), (3, 4)),
+}
+
+
+@pytest.mark.parametrize("release", sorted(until((3, 3))), ids=versions.show)
+def test_the_complex_literals_only_2x_to_3_3_read_have_their_values(release):
+    for name, expected in OLD_VALUES.items():
+        mod = read_module(VALID[name][0], "k.ttir", triton_version=versions.show(release))
+        c = next(o for o in mod.op.walk() if o.name == "arith.constant")
+        assert c.properties["value"].get_values() == expected, name
+    # read as 3.4+'s text, they are refused as 3.4+ refuse them (Triton 3.6's words)
+    assert _error(VALID["c_nested"][0]) == (
+        "t.ttir:3:25: error: parsed 3 elements, but type ('complex<f32>') expected 2 elements")
+    assert _error(VALID["c_list_of_reals"][0]) == (
+        "t.ttir:3:25: error: parsed 2 elements, but type ('tensor<2xcomplex<f32>>') expected 4 elements")
+
+
+def test_a_miscounted_complex_literal_gets_triton_s_words(capfd):
+    """Triton 3.6's message and place for the literals 3.4+ count and refuse."""
+    pytest.importorskip("triton")
+    from ttopt.oracle import triton_accepts
+
+    for name in ("c_nested", "c_mixed_list", "c_list_of_reals", "c_nested_pairs"):
+        text = VALID[name][0]
+        capfd.readouterr()
+        assert not triton_accepts(text, ".ttir").ok, name
+        m = re.search(r'loc\("[^"]*":(\d+:\d+)\): error: (.*)', capfd.readouterr().err)
+        assert _error(text) == f"t.ttir:{m[1]}: error: {m[2]}", name
+
+
 def test_printed_anew():
     def anew(name):
         return write_module(read_module(VALID[name][0], "k.ttir"), keep_text=False)
@@ -409,7 +474,7 @@ def test_what_aborts_triton_is_refused(name):
 
 
 @pytest.mark.parametrize("name", ["c_one_part", "r_not_hex", "r_unclosed", "s_no_type",
-                                  "i_too_wide", "c_mixed_list"])
+                                  "i_too_wide", "c_pairs_short"])
 def test_the_cli_says_one_line(name, tmp_path):
     text, error, _ = INVALID[name]
     path = tmp_path / "k.ttir"
@@ -448,8 +513,8 @@ def test_parsing_stays_linear():
 
 
 # ------------------------------------------------------------------------------ each release
-# refused by ttopt though that release reads it: the releases before 3.4 lack MLIR's count of
-# a literal's elements and read miscounted literals (past the values they were given)
+# refused by ttopt though that release reads it: 2.1 reads a complex literal of other counts
+# past the values it was given (2.2-3.3 abort on them)
 KNOWN_GAPS = {(name, r) for name, (_, _, rs) in INVALID.items() for r in rs}
 KNOWN_GAPS |= {(name, (2, 1)) for name in CRASHES}
 

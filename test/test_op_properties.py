@@ -298,11 +298,14 @@ MUTATIONS = {
 
 
 def _words(refusal) -> tuple[str | None, str | None]:
-    """(what Triton's message ends with, ttopt's message) of a refusal of MUTATIONS."""
+    """(what Triton's message ends with, ttopt's message) of a refusal of MUTATIONS (a
+    constraint's: the custom parser's, as every case is in custom form: ``custom op 'NAME'``
+    first, as Triton's)."""
     if refusal is None or isinstance(refusal, str):
         return refusal, refusal
     what, words = refusal
-    return f"{what} {_MSG} {words}", f"{what} {_MSG} {words}"
+    op = what.split("'")[1]
+    return f"custom op '{op}' {what} {_MSG} {words}", f"custom op '{op}' {what} {_MSG} {words}"
 
 
 @pytest.mark.versions
@@ -397,8 +400,8 @@ def test_a_property_binds_in_the_releases_that_define_it_without_triton():
     call = RELEASE_BOUND["call"][0]
     assert ttopt_refusal(call, (3, 2)) is None
     assert ttopt_refusal(call, (3, 3))[2] == (
-        "'tt.call' op attribute 'arg_attrs' failed to satisfy constraint: Array of dictionary "
-        "attributes")
+        "custom op 'tt.call' 'tt.call' op attribute 'arg_attrs' failed to satisfy constraint: "
+        "Array of dictionary attributes")
     dot = RELEASE_BOUND["dot"][0]
     assert ttopt_refusal(dot, (2, 1)) is None and ttopt_refusal(dot, (2, 2)) is not None
 

@@ -420,8 +420,8 @@ CASES = [
     Case(  # (every integer property of Triton's ops is 32-bit)
         "integer-property-width",
         kernel("%0 = tt.expand_dims %t {axis = 1 : i16} : tensor<4xf32> -> tensor<4x1xf32>"),
-        "3:10: error: 'tt.expand_dims' op attribute 'axis' failed to satisfy constraint: "
-        "32-bit signless integer attribute",
+        "3:28: error: custom op 'tt.expand_dims' 'tt.expand_dims' op attribute 'axis' failed to "
+        "satisfy constraint: 32-bit signless integer attribute",
         kernel("%0 = tt.expand_dims %t {axis = 1 : i32} : tensor<4xf32> -> tensor<4x1xf32>"),
     ),
     Case(
@@ -982,7 +982,9 @@ def test_what_triton_does_not_check_is_not_rejected():
         assert _error(text, ".ttir") is None
 
 
-WALKED = [c for c in CASES if not c.id.startswith("loc-alias")]  # (those fail in the reader)
+# (loc-alias cases fail in the reader; a custom-form op's refused attribute is the custom
+# parser's error in MLIR, "custom op 'NAME' ..." at the dictionary: read_module's alone)
+WALKED = [c for c in CASES if not c.id.startswith("loc-alias") and "error: custom op" not in c.error]
 
 
 @pytest.mark.parametrize("case", WALKED, ids=[c.id for c in WALKED])

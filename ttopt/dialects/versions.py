@@ -17,6 +17,10 @@ feature                         releases        text
 ``no_inline``                   3.5 -           ``scf.execute_region -> T no_inline {``
 ``switch_signed_cases``         3.2 -           ``cf.switch`` case values: signed, within the flag's width
 ``loc_ranges``                  3.3 -           ``loc("f.py":1:2 to 3:4)``, ``loc("f.py":1:2 to :4)``, ``loc("f.py":1)``
+``complex_count``               3.4 -           ``dense<..> : tensor<Nxcomplex<T>>``: exactly 2N numbers (2 for one to repeat)
+``knows_type``                  see             MLIR's float type keywords: ``tf32`` 2.2+; ``f8E4M3``, ``f8E3M4``, ``f6E2M3FN``,
+                                ``FLOAT_TYPES_  ``f6E3M2FN``, ``f4E2M1FN``, ``f8E8M0FNU`` 3.2+ (before, an identifier that is no
+                                SINCE``         type: ``expected non-function type``, wherever a type is written)
 ``hints``                       ``"dict"`` 2.x  ``tt.load %p {cache = 1 : i32, evict = 3 : i32, isVolatile = false} : T``
                                 ``"keywords"``  ``tt.load %p evictionPolicy = evict_last : tensor<..x!tt.ptr<..>>`` (3.0 - 3.8)
                                 ``"policy"``    ``{cachePolicy = #tt.cache_policy<cache_modifier = none, eviction_policy = evict_last>}`` (3.9)
@@ -44,6 +48,15 @@ RELEASES: tuple[tuple[int, int], ...] = (
 OLDEST, NEWEST = RELEASES[0], RELEASES[-1]
 DEFAULT = (3, 6)
 """The release of a text with no sign of any other (ttopt's reference release)."""
+
+
+FLOAT_TYPES_SINCE: dict[str, tuple[int, int]] = {
+    "tf32": (2, 2), "f8E4M3": (3, 2), "f8E3M4": (3, 2), "f6E2M3FN": (3, 2), "f6E3M2FN": (3, 2),
+    "f4E2M1FN": (3, 2), "f8E8M0FNU": (3, 2),
+}
+"""MLIR's float type keywords that not every release's MLIR has: each from its first release
+(the others, ``bf16`` ... ``f128``, ``f8E5M2``, ``f8E4M3FN``, ``f8E4M3FNUZ``, ``f8E5M2FNUZ``,
+``f8E4M3B11FNUZ``, every release has; asked of each release's Triton 2.1 - 3.9)."""
 
 
 def parse_release(text: str) -> tuple[int, int]:
@@ -112,6 +125,23 @@ class Syntax:
         ``to`` after a column is an error (``expected ')' in location``), and so is a line
         without its column (``expected ':' in FileLineColLoc``)."""
         return self.release >= (3, 3)
+
+    def knows_type(self, keyword: str) -> bool:
+        """Whether this release's MLIR has the builtin type ``keyword`` (``f8E3M4``...:
+        :data:`FLOAT_TYPES_SINCE`)."""
+        since = FLOAT_TYPES_SINCE.get(keyword)
+        return since is None or self.release >= since
+
+    @property
+    def complex_count(self) -> bool:
+        """MLIR counts the numbers of a dense literal of complex values (``dense<[(1.0, 2.0),
+        (3.0, 4.0)]> : tensor<2xcomplex<f32>>``): every ``(..)``'s parts (a nested one's
+        too) and every plain number, in order, read as one run of numbers that must be
+        2 per element (2 in all for one to repeat): Triton 3.4+.  Before, the run is paired
+        as it comes (an odd last number dropped) and read as the elements if there are as
+        many pairs as elements, or as one to repeat if there is one pair; any other count
+        aborts Triton 2.2 - 3.3 (an assertion) and 2.1 reads past the numbers."""
+        return self.release >= (3, 4)
 
     @property
     def hints(self) -> str:

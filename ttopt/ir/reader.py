@@ -20,6 +20,7 @@ What this adds to xDSL's parser:
 from __future__ import annotations
 
 import bisect
+import io
 import itertools
 import math
 import re
@@ -44,7 +45,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.dialects.builtin import ComplexType, DenseResourceAttr, NoneType, ShapedType, UnitAttr
-from xdsl.dialects.builtin import Float80Type, Float128Type, Signedness, UnrankedTensorType
+from xdsl.dialects.builtin import Float80Type, Float128Type, Signedness, UnknownLoc, UnrankedTensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -84,6 +85,7 @@ from .locations import (
     fast_loc,
     int_attr,
     skip_blanks_back,
+    wrong_token_offset,
 )
 from .source import RawMarks, SourceMap, line_starts
 from .source import build as build_source_map
@@ -192,6 +194,9 @@ _PLAIN_STR = r'"[^"\\\n]*"'
 _PROPS_TEXT = re.compile(r'<\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}>')
 _DICT_TEXT = re.compile(r'\{(?:[^{}<>"\n]|' + _PLAIN_STR + r'|<[^{}<>"\n]*>)*\}')
 _RESULT_LIST = re.compile(r"%[^=\n]*=[ \t]*")
+_LOC_KEYWORD = re.compile(r"loc(?![\w$.])")
+# `loc(#name` (blanks and comments between the tokens): a location alias as a location
+_LOC_OF_ALIAS = re.compile(r"loc(?:[ \t\n\r]|//[^\n]*)*+\((?:[ \t\n\r]|//[^\n]*)*+(#[\w$.-]+)")
 # `%name: type` of a block argument (a scalar type's name, or where another type starts)
 _BLOCK_ARG = re.compile(r"(%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)): ([A-Za-z_][\w.]*(?=[ ,)])|(?=[!t]))")
 FAST_BLOCK_ARGS = True  # (off: every block argument list through xDSL's parser)
@@ -232,6 +237,10 @@ class TritonParser(ParserBase):
         self.top_level_spans: list[tuple[int, int]] = []  # [start, end) of top-level ops
         self.loc_alias_offsets: dict[str, int] = {}  # `#locN` -> offset of its definition
         self._nested_loc = False
+        # id -> (placeholder, alias, offset) of each trailing `loc(#alias)` whose alias is no
+        # location alias of the table: an error, reported as MLIR does, after the whole input
+        # (_resolve_deferred_locs)
+        self._deferred_locs: dict[int, tuple] = {}
         self._first_code: dict[int, int] = {}  # line -> offset of its first non-blank
         self._resolved_refs: list[tuple[str, object]] = []  # (see define_values)
         self._shadowed: dict[int, object] = {}  # references left open there, by id
@@ -262,6 +271,16 @@ class TritonParser(ParserBase):
                         del self.forward_ssa_references[name]
                     refs = used
                     self._shadowed.update((id(v), v) for v in pending.values())
+            if refs and max(refs) >= len(values):
+                # `%a#1` used above a definition of fewer results: a name MLIR never defines
+                # (`use of undeclared SSA value name`, at the use, after the whole input)
+                beyond = {i: v for i, v in refs.items() if i >= len(values)}
+                refs = {i: v for i, v in refs.items() if i < len(values)}
+                if refs:
+                    self.forward_ssa_references[name] = refs
+                else:
+                    del self.forward_ssa_references[name]
+                pending = {**(pending or {}), **beyond}
             if refs:  # (resolved now: an op that takes one later was still being read)
                 self._resolved_refs.extend((name, v) for v in refs.values())
                 for v in refs.values():
@@ -338,7 +357,7 @@ class TritonParser(ParserBase):
         loc = super().parse_optional_location()
         if loc is not None:
             self._after_loc = self.current_token.span.start
-            if m is not None and self._after_loc >= m.end():
+            if m is not None and self._after_loc >= m.end() and id(loc) not in self._deferred_locs:
                 self._loc_cache[m.group()] = loc
                 # the writer prints it as it was written (not as an alias of equal value)
                 self.marks.loc_texts.setdefault(id(loc), (loc, m.group()))
@@ -382,12 +401,17 @@ class TritonParser(ParserBase):
         nested = self._nested_loc
         if nested and tok.kind == MLIRTokenKind.HASH_IDENT:
             defined_at = self.loc_alias_offsets.get(tok.text)
+            if defined_at is None and tok.text not in self.attribute_aliases:  # (MLIR: after
+                self.raise_error(f"undefined symbol alias '{tok.text}'", tok.span.end,  # the name)
+                                 tok.span.end)
             if defined_at is not None and defined_at > tok.span.start:
                 self.raise_error(
                     f"location alias '{tok.text}' is used inside a location before its "
                     "definition (MLIR resolves only a whole 'loc(#alias)' later)",
                     tok.span,
                 )
+        elif tok.kind == MLIRTokenKind.HASH_IDENT and tok.text not in self.loc_alias_offsets:
+            return self._deferred_location(tok)
         self._nested_loc = True
         try:  # (MLIR's grammar: ranges and fused<metadata> too, which xDSL's lacks)
             from .locations import parse_location
@@ -395,6 +419,45 @@ class TritonParser(ParserBase):
             return parse_location(self)
         finally:
             self._nested_loc = nested
+
+    def _deferred_location(self, tok):
+        """A trailing ``loc(#name)`` (an op's, an argument's) where ``#name`` is no location
+        alias: an attribute alias defined above is an error now, as MLIR's; any other name
+        MLIR resolves after reading the whole input (an error in what follows comes first: a
+        malformed ``#name = ...`` definition below the module).  A placeholder until then."""
+        attr = self.attribute_aliases.get(tok.text)
+        if attr is not None:
+            self.raise_error(f"expected location, but found '{_shown(attr)}'", tok.span.start,
+                             tok.span.end)
+        self.consume_token()
+        loc = UnknownLoc()
+        self._deferred_locs[id(loc)] = (loc, tok.text, tok.span.start)
+        return loc
+
+    def _resolve_deferred_locs(self, ops) -> None:
+        """The error of the first trailing ``loc(#name)`` :meth:`_deferred_location` left,
+        as MLIR reports it at the end (``OperationParser::finalize``: the ops walked
+        post-order, each op's location, then its regions' block arguments')."""
+        deferred = self._deferred_locs
+
+        def check(loc) -> None:
+            entry = deferred.get(id(loc))
+            if entry is not None and entry[0] is loc:
+                _, name, at = entry
+                attr = self.attribute_aliases.get(name)
+                self.raise_error("operation location alias was never defined" if attr is None
+                                 else f"expected location, but found '{_shown(attr)}'",
+                                 at, at + len(name))
+
+        for top in ops:
+            for op in top.walk(region_first=True):
+                check(op.location)
+                for region in op.regions:
+                    for block in region.blocks:
+                        for arg in block.args:
+                            check(arg.location)
+        _, name, at = min(deferred.values(), key=lambda e: e[2])  # (none found: never accepted)
+        self.raise_error("operation location alias was never defined", at, at + len(name))
 
     # --- the parts of a generic op (`"tt.reduce"(%x) <{axis = 0 : i32}> ({...}) : (T) -> U`)
     #     that repeat are looked up by their text: a properties dictionary (copied: the
@@ -811,7 +874,7 @@ class TritonParser(ParserBase):
                 MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT
             ):
                 start = self.current_token.span.start
-                self.parse_alias_definition()
+                self._parse_alias_definition()
                 self.note_alias_definition(self.source[start : self.current_token.span.start].strip())
                 continue
             if self.current_token.kind == MLIRTokenKind.FILE_METADATA_BEGIN:
@@ -828,10 +891,42 @@ class TritonParser(ParserBase):
         for name, ref in self._resolved_refs:
             if ref.first_use is not None:  # (see define_values)
                 self._undefined_value_error({name: {0: ref}})
+        if self._deferred_locs:
+            self._resolve_deferred_locs(ops)
         module = ops[0] if len(ops) == 1 and isinstance(ops[0], ModuleOp) else ModuleOp(ops)
         if self._file_metadata:  # (what the writer prints after the module, printed anew)
             module.file_metadata = tuple(self.source[a:b] for a, b in self._file_metadata)
         return module
+
+    def _parse_alias_definition(self) -> None:
+        """``#name = ATTRIBUTE`` or ``!name = TYPE`` at the top level (every well-formed
+        ``#name = loc(...)`` is in the location table: a head that is not one gets here),
+        with MLIR's words for a malformed head, where MLIR reports it: after the token before
+        the wrong one (``emitWrongTokenError``)."""
+        text = self.source
+        eq = SKIP.match(text, self.current_token.span.end).end()
+        attribute = self.current_token.kind == MLIRTokenKind.HASH_IDENT
+        if not text.startswith("=", eq):
+            what = "attribute" if attribute else "type"
+            self._wrong_token(f"expected '=' in {what} alias definition", eq)
+        if not attribute:
+            self.parse_alias_definition()
+            return
+        value = SKIP.match(text, eq + 1).end()
+        keyword = _LOC_KEYWORD.match(text, value)
+        if keyword is not None:  # (`#name = loc` and no `(`)
+            self._wrong_token("expected '(' in inline location", SKIP.match(text, keyword.end()).end())
+        try:
+            self.parse_alias_definition()
+        except ParseError as e:
+            if e.span.start == value and e.msg == "attribute expected":  # (xDSL's words)
+                self._wrong_token("expected attribute value", value)
+            raise
+
+    def _wrong_token(self, message: str, at: int):
+        """MLIR's ``emitWrongTokenError`` about the token at ``at``."""
+        ln, col = self._line_col(wrong_token_offset(self.source, at, at >= len(self.source)))
+        raise TTOptError(message, self.file_name, ln, col)
 
     # --- `{-# dialect_resources: {...}, external_resources: {...} #-}` (anywhere between
     #     top-level ops, as often as wanted): checked as MLIR reads it, kept as text
@@ -1063,6 +1158,8 @@ class TritonParser(ParserBase):
 
     def _remember_type(self, key: str, typ) -> None:
         self.type_cache[key] = typ
+        if _RELEASE_TYPES.search(key):  # (a type some releases cannot read: this module's)
+            return
         if len(_SHARED_TYPES) >= _SHARED_TYPES_MAX or len(_ALIAS_ENVS) >= _SHARED_TYPES_MAX:
             _SHARED_TYPES.clear()
             _ALIAS_ENVS.clear()
@@ -1090,6 +1187,8 @@ class TritonParser(ParserBase):
                 return self.parse_optional_type()
             if tok.text == "dense_resource":
                 return self._parse_dense_resource()
+            if tok.text == "loc":
+                self._check_location_attribute(tok.span.start)
         elif tok.kind == MLIRTokenKind.EXCLAMATION_IDENT:
             return self.parse_optional_type()
         elif tok.kind == MLIRTokenKind.STRING_LIT and tok.span.start == self._typed_string_at:
@@ -1098,6 +1197,16 @@ class TritonParser(ParserBase):
             return ArrayAttr(self.parse_comma_separated_list(
                 self.Delimiter.SQUARE, self._parse_generic_attribute))
         return super().parse_optional_attribute()
+
+    def _check_location_attribute(self, start: int) -> None:
+        """``loc(#name)`` as an attribute (``{l = loc(#loc1)}``, in an alias definition too):
+        MLIR resolves the alias on the spot, as any attribute alias (only an op's or an
+        argument's trailing location may name one defined further down)."""
+        m = _LOC_OF_ALIAS.match(self.source, start)
+        if m is not None:
+            defined_at = self.loc_alias_offsets.get(m.group(1))
+            if defined_at is not None and defined_at > start:  # (MLIR: after the name)
+                self.raise_error(f"undefined symbol alias '{m.group(1)}'", m.end(), m.end())
 
     _typed_string_at = -1  # (where a typed string may start: see parse_attribute_entry)
 
@@ -1291,6 +1400,9 @@ class TritonParser(ParserBase):
             m = _INT_TYPE_NAME.fullmatch(tok.text)
             if m is not None and len(m.group(1)) > 7:  # (i16777215 has 8 digits)
                 self._check_int_width(m.group(1), tok.span.start + m.start(1))
+            elif tok.text in versions.FLOAT_TYPES_SINCE and not versions.current().knows_type(tok.text):
+                # (an older MLIR has no such keyword: an identifier where a type must be)
+                self._wrong_token("expected non-function type", tok.span.start)
         return super().parse_optional_integer_or_float_type()
 
     def _float_out_of_range(self, start: int, m) -> FloatAttr:
@@ -1333,21 +1445,24 @@ class TritonParser(ParserBase):
 
     # --- `(re, im)` in a dense literal: its two parts kept as elements of their own (xDSL
     #     wants both of one kind and converts them as one: `(0x7F800000, 1.0)` is read
-    #     here as MLIR reads it, the hexadecimal part as the float's bits)
+    #     here as MLIR reads it, the hexadecimal part as the float's bits); a part may be a
+    #     `(..)` itself, whose parts MLIR reads as more numbers (_dense_parts counts them)
     def parse_optional_complex(self):  # type: ignore[override]
         if self.current_token.kind != MLIRTokenKind.L_PAREN:
             return None
         start = self.consume_token().span.start
         parts = []
-        for after in ("expected ',' between complex elements", "expected ')' after complex elements"):
-            found = self.parse_optional_bool_int_or_float()
-            if found is None:  # (a nested `(..)` too: MLIR reads more than two numbers then,
-                # which no element type takes)
-                self.raise_error("expected element literal of primitive type")
-            value, span = found
-            parts.append(self.tensor_literal_element(value < 0, value, span))
-            tok = self.current_token
-            if tok.kind != (MLIRTokenKind.COMMA if not parts[1:] else MLIRTokenKind.R_PAREN):
+        for sep, after in ((MLIRTokenKind.COMMA, "expected ',' between complex elements"),
+                           (MLIRTokenKind.R_PAREN, "expected ')' after complex elements")):
+            if self.current_token.kind == MLIRTokenKind.L_PAREN:
+                parts.extend(self.parse_optional_complex()[0])
+            else:
+                found = self.parse_optional_bool_int_or_float()
+                if found is None:
+                    self.raise_error("expected element literal of primitive type")
+                value, span = found
+                parts.append(self.tensor_literal_element(value < 0, value, span))
+            if self.current_token.kind != sep:
                 self.raise_error(after)
             end = self.consume_token().span.end
         return tuple(parts), Span(start, end, self.current_token.span.input)
@@ -1380,7 +1495,9 @@ class TritonParser(ParserBase):
             self.parse_punctuation(":", " in dense attribute")
             type = self.parse_dense_literal_type()
         n = math.prod(type.get_shape())
-        values, elem, splat = self._dense_parts(lt, values, shape, type, n)
+        if shape and isinstance(type.element_type, ComplexType):
+            self._check_dense_shape(type, shape)  # (before the numbers are counted)
+        values, elem, splat, keep = self._dense_parts(lt, values, shape, type, n)
         size = elem.compile_time_size
         chunks = []
         for v in values:
@@ -1408,39 +1525,45 @@ class TritonParser(ParserBase):
                         _scalar_tensor(elem), [math.copysign(math.inf, value)]
                     )
                 chunks.append(one.data.data)
-        raw = b"".join(chunks)
+        raw = b"".join(chunks[:keep])
         if shape:
-            if list(type.get_shape()) != shape:
-                self.raise_error(
-                    f"Shape mismatch in dense literal. Expected {list(type.get_shape())} "
-                    f"shape from the type, but got {shape} shape."
-                )
-        elif splat:
+            self._check_dense_shape(type, shape)
+        if splat:
             raw = raw * n
         return DenseIntOrFPElementsAttr(type, BytesAttr(raw))
 
+    def _check_dense_shape(self, type, shape: list) -> None:
+        if list(type.get_shape()) != shape:
+            self.raise_error(f"Shape mismatch in dense literal. Expected {list(type.get_shape())} "
+                             f"shape from the type, but got {shape} shape.")
+
     def _dense_parts(self, lt: int, values: list, shape: list, type, n: int):
-        """``(numbers, their type, splat)``: the elements of a dense literal as numbers of
-        the tensor's scalar type (a complex element is two: its parts), and whether the
-        literal is one element to repeat.  Where MLIR reads them (3.4+; the releases before
-        read other counts wrongly or abort):
-        * a tensor of complex numbers: every element is a pair `(re, im)`;
+        """``(numbers, their type, splat, kept)``: the elements of a dense literal as numbers
+        of the tensor's scalar type (a complex element is two: its parts), whether the
+        literal is one element to repeat, and how many of the numbers it keeps (None: all).  Where MLIR reads them:
+        * a tensor of complex numbers: the numbers of the literal, the parts of each `(..)`
+          (nested ones too) and the plain ones, in order, read as pairs, as each release
+          counts them (``Syntax.complex_count``);
         * a pair for a tensor of two (real) numbers: its parts are those two numbers
           (`dense<(1.0, 2.0)> : tensor<2xf32>` is `dense<[1.0, 2.0]>`); any other pair aborts
           Triton."""
         elem = type.element_type
         pairs = sum(isinstance(v.value, tuple) for v in values)
         if isinstance(elem, ComplexType):
-            if pairs != len(values):
-                found = len(values) + pairs
+            numbers = [p for v in values for p in (v.value if isinstance(v.value, tuple) else (v,))]
+            count = len(numbers) // 2
+            if not versions.current().complex_count and count in (n, 1):  # (3.3 and before:
+                # as many pairs as elements, or one to repeat; the rest is read, then dropped)
+                return numbers, elem.element_type, count != n, 2 * count
+            if len(numbers) != (2 * n if shape else 2):
                 whole = f"('{elem}') expected 2" if not shape else f"('{type}') expected {2 * n}"
                 at = lt - 5 if self.source.startswith("dense", lt - 5) else lt
-                self.raise_error(f"parsed {found} elements, but type {whole} elements", at, lt)
-            return [p for v in values for p in v.value], elem.element_type, not shape
+                self.raise_error(f"parsed {len(numbers)} elements, but type {whole} elements", at, lt)
+            return numbers, elem.element_type, not shape, None
         if not pairs:
-            return values, elem, not shape
-        if not shape and n == 2:
-            return list(values[0].value), elem, False
+            return values, elem, not shape, None
+        if not shape and n == 2 and len(values[0].value) == 2:
+            return list(values[0].value), elem, False, None
         v = next(v for v in values if isinstance(v.value, tuple))
         self.raise_error(f"a complex element in a dense literal of {elem} (Triton aborts: it "
                          "reads one only as the two elements of a 2-element tensor)", v.span)
@@ -1461,6 +1584,9 @@ class TritonParser(ParserBase):
         if type is None:
             self.parse_punctuation(":", " in dense attribute")
             type = self.parse_dense_literal_type()
+        if isinstance(type.element_type, ComplexType):  # (its numbers read as pairs:
+            self.resume_from(lt + 1)  # _dense_parts)
+            return None
         shape = list(type.get_shape())
         tokens = _DENSE_ELEMENT.findall(body)
         if _DENSE_SKELETON.sub("", body) != _skeleton(shape) or len(tokens) != math.prod(shape):
@@ -1481,6 +1607,9 @@ class TritonParser(ParserBase):
 _MAX_INT_WIDTH = (1 << 24) - 1
 _DIGITS_LIMIT = "for integer string conversion"  # (Python's ValueError past 4,300 digits)
 _INT_TYPE_NAME = re.compile(r"[su]?i([0-9]+)")
+# a float type keyword that not every release has (versions.FLOAT_TYPES_SINCE)
+# (in a shape too: `4xf8E3M4`)
+_RELEASE_TYPES = re.compile(r"(?:" + "|".join(versions.FLOAT_TYPES_SINCE) + r")(?![\w$.])")
 _NUMBER_START = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, MLIRTokenKind.MINUS)
 _HEX_DIGITS = re.compile(r"[0-9A-Fa-f]*")
 # dialects other than `builtin` a `dialect_resources` section may name, with no entries, and
@@ -1780,14 +1909,61 @@ def _read_module(text: str, filename: str, verify: bool, found) -> TritonModule:
         raise TTOptInternalError("reading", e, filename) from e
     mod.triton_span = parser.triton_span
     if verify:
-        verify_parsed(mod, parser.facts)
+        try:
+            verify_parsed(mod, parser.facts)
+        except TTOptError as e:
+            raise _custom_attribute_error(mod, e) from None
     return mod
+
+
+# the verifier's words for an inherent attribute (a property) its constraint refuses
+_ATTRIBUTE_REFUSED = re.compile(r"'([\w$.]+)' op attribute '([^']+)' failed to satisfy constraint: ")
+
+
+def _custom_attribute_error(mod: TritonModule, e: TTOptError) -> TTOptError:
+    """MLIR checks an op's inherent attributes written in its custom form's attribute
+    dictionary as it parses the op (``verifyInherentAttrs``): the error is the parser's, at
+    the dictionary, ``custom op 'NAME' `` before the verifier's words (as every release of
+    Triton says it).  Any other error: ``e``."""
+    m = _ATTRIBUTE_REFUSED.match(e.message)
+    if m is None or e.line is None or not mod.source:
+        return e
+    name, attr = m.groups()
+    text = mod.source
+    starts = line_starts(text)
+    if e.line > len(starts):
+        return e
+    line_start = starts[e.line - 1]
+    line_end = text.find("\n", line_start)
+    line_end = len(text) if line_end < 0 else line_end
+    for op, at in mod.offsets.items():  # (the op the error is at: its line's, of that name)
+        if not line_start <= at < line_end or op in mod.generic_ops:
+            continue
+        head = re.compile(r"(?:%[^=\n]*=[ \t]*)?" + re.escape(name) + r"(?![\w$.])").match(text, at)
+        if head is None:
+            continue
+        found = re.compile(r"\{[^{}\n]*?(?<![\w$.-])\"?" + re.escape(attr) + r"\"?[ \t]*=").search(
+            text, head.end(), line_end)
+        if found is None:
+            return e
+        ln, col = line_col(text, found.start())
+        return TTOptError(f"custom op '{name}' {e.message}", e.filename, ln, col)
+    return e
 
 
 _NUL_OUTSIDE_STRINGS = re.compile("(" + STRING_LITERAL.pattern + ")|\x00")
 
 
 _INT_LITERAL_TOKEN = re.compile(r"-?\s*(?:0x[0-9a-fA-F]+|[0-9]+)")
+
+
+def _shown(attr: Attribute) -> str:
+    """``attr`` as Triton prints it (in a message)."""
+    from .writer import TritonPrinter  # (the writer imports the reader)
+
+    out = io.StringIO()
+    TritonPrinter(out, {}, {}).print_attribute(attr)
+    return out.getvalue()
 
 
 def _first_line(e: Exception) -> str:
@@ -1805,6 +1981,9 @@ _TRAILING_LOC = re.compile(
 )
 
 
+_IN_ATTRIBUTE = frozenset("=,[({<")  # (what goes before an attribute's value: no op's end)
+
+
 def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]:
     """Blank each op's trailing ``loc(#locN)`` (same length: offsets are kept) and return
     {offset of that line's end: alias}.  The parser then attaches the location itself,
@@ -1817,8 +1996,11 @@ def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]
         if start < last or text[start] not in " \t":
             continue
         line_start = text.rfind("\n", 0, m.start()) + 1  # (one match a line at most: linear)
-        if not text[line_start : m.start()].strip(" \t"):
+        before = text[line_start : m.start()].rstrip(" \t")
+        if not before:
             continue  # alone on its line: the location of the op on the lines above
+        if before[-1] in _IN_ATTRIBUTE:
+            continue  # an attribute's value (`{l = loc(#a)` on the line): no op ends so
         name = m.group(1)
         if name not in aliases:
             continue  # left in place: the parser reports the undefined alias
@@ -1860,6 +2042,8 @@ def _convert(e: ParseError, filename: str) -> TTOptError:
             f"input is not UTF-8 text (byte 0x{ord(bad) - 0xDC00:02x})", filename, ln, col
         )
     msg = _PLACEHOLDER.sub(lambda m: repr(bad) if bad else "end of input", msg)
+    if msg.startswith("SSA value tuple index out of bounds."):  # (`%x#5`, %x of fewer results)
+        msg = "reference to invalid result number"
     if msg.startswith("Unexpected character") and bad and (bad.isspace() or not bad.isprintable()):
         msg = f"Unexpected character: {ascii(bad)[1:-1]}"  # (a blank MLIR does not skip,
         # U+00A0, a form feed: shown, not dropped as the message's trailing blank)

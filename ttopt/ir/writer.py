@@ -372,7 +372,9 @@ class TritonPrinter(PrinterBase):
         self.print_string(" ")
         self.print_attribute(loc)
 
-    _in_metadata = False  # (printing a fused location's metadata)
+    # (printing an attribute: a fused location's metadata, an attribute dictionary's value;
+    # MLIR resolves a location alias there on the spot, as any attribute alias)
+    _in_attribute = False
 
     def _print_fused(self, loc: FusedLoc) -> None:
         """``fused<METADATA>[...]``: the metadata is an attribute, printed as one (a location
@@ -380,13 +382,22 @@ class TritonPrinter(PrinterBase):
         with self.in_location():
             self.print_string("fused<")
             inside, self.printing_location = self.printing_location, False
-            meta, self._in_metadata = self._in_metadata, True
+            meta, self._in_attribute = self._in_attribute, True
             try:
                 self.print_attribute(loc.metadata)
             finally:
-                self.printing_location, self._in_metadata = inside, meta
+                self.printing_location, self._in_attribute = inside, meta
             self.print_string(">")
             self.print_attribute(loc.locations)
+
+    def print_attr_dict(self, attr_dict) -> None:
+        # (every attribute dictionary: an op's attributes and properties, an argument's, a
+        # dictionary attribute's, the module's)
+        inside, self._in_attribute = self._in_attribute, True
+        try:
+            super().print_attr_dict(attr_dict)
+        finally:
+            self._in_attribute = inside
 
     def print_block_argument(self, arg, print_type: bool = True) -> None:
         self.print_ssa_value(arg)
@@ -402,7 +413,7 @@ class TritonPrinter(PrinterBase):
         # parameters, recursively, and was a fifth of the printing time.  `_by_id` keeps each
         # attribute it keys alive, so an id is never reused for another attribute.
         hit = self._by_id.get(id(attribute))
-        if hit is not None and not self.printing_location and not self._in_metadata:
+        if hit is not None and not self.printing_location and not self._in_attribute:
             self.print_string(hit[1])
             return
         kind = _KINDS.get(type(attribute))
@@ -431,14 +442,15 @@ class TritonPrinter(PrinterBase):
                     self.print_string(written[1])
                     return
             name = self._loc_names.get(attribute)
-            if name is not None and (self.printing_location or self._in_metadata):
-                # inside a location (or a fused location's metadata) MLIR resolves an alias
-                # on the spot: only one defined above the module may be named there
+            if name is not None and (self.printing_location or self._in_attribute):
+                # inside a location (or an attribute: a fused location's metadata, an
+                # attribute dictionary) MLIR resolves an alias on the spot: only one defined
+                # above the module may be named there
                 early = getattr(self._loc_names, "early", None)
                 if early is not None and name not in early:
                     name = None
             if name is not None:
-                if not self.printing_location and not self._in_metadata:
+                if not self.printing_location and not self._in_attribute:
                     self._by_id[id(attribute)] = (attribute, f"loc({name})")
                 if self.printing_location:
                     self.print_string(name)
@@ -710,7 +722,9 @@ def _write_module(mod: TritonModule, keep_text: bool) -> str:
             out.write(src.epilogue)
             text = out.getvalue()
             return text.replace("\n", "\r\n") if src.crlf else text
-    plain = TritonPrinter(out, {}, loc_names)  # an alias's own value, not its name
+    # an alias's own value, not its name; a location in it too (the definitions come first,
+    # above every location alias)
+    plain = TritonPrinter(out, {}, _NamesByValue([]))
     for name, value in mod.attr_aliases.items():
         out.write(f"{name} = ")
         plain.print_attribute(value)
