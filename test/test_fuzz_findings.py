@@ -158,3 +158,35 @@ def test_a_range_shorter_than_its_tensor_proves_no_disjoint_addresses():
     # the same kernel with a range of 32 lanes on a tensor of 32: disjoint, merged
     exact = text.replace("END", "32").replace("64x", "32x").replace("<64x", "<32x")
     assert ttopt.optimize(exact, ["redundant-load"], triton_version="2.1").count("tt.load ") == 1
+
+
+# Triton 2.1 - 2.3 read a tt.store's cache/evict hint that no case names, in custom form, without
+# an error (the store keeps its default); ttopt refused it.  The generic form and tt.load refuse.
+@pytest.mark.parametrize("version", ["2.1.0", "2.2.0", "2.3.1"])
+def test_a_2x_store_takes_any_hint_in_custom_form(version, tmp_path):
+    from conftest import ReleaseOracle
+    from ttopt.dialects import versions
+
+    release = versions.parse_release(version)
+    path = _FIXTURES / version / "sm80" / "elementwise.ttir"
+    text = path.read_text()
+    store = re.compile(r"(tt\.store [^\n]*\{cache = )1( : i32, evict = )1( : i32\})")
+    load = re.compile(r"(tt\.load [^\n]*\{cache = )1( : i32, evict = )1")
+    cases = {
+        "store evict 4": (store.sub(r"\g<1>1\g<2>4\g<3>", text, count=1), True),
+        "store cache 9": (store.sub(r"\g<1>9\g<2>1\g<3>", text, count=1), True),
+        "load evict 4": (load.sub(r"\g<1>1\g<2>4", text, count=1), False),
+    }
+    oracle = ReleaseOracle(release, tmp_path)
+    for name, (mutated, accepted) in cases.items():
+        assert mutated != text
+        assert (ttopt_refusal(mutated, release) is None) == accepted, name
+        oracle.add(name.replace(" ", "_"), mutated, accepted)
+    if version == "2.2.0":  # (generic form: refused)
+        line = next(s for s in text.split("\n") if "tt.store" in s)
+        args = re.search(r"tt\.store ([^{]*) \{", line).group(1)
+        generic = text.replace(line, f'    "tt.store"({args}) {{cache = 9 : i32, evict = 1 : i32}} : '
+                               "(tensor<1024x!tt.ptr<f32, 1>>, tensor<1024xf32>, tensor<1024xi1>) -> ()")
+        assert ttopt_refusal(generic, release) is not None
+        oracle.add("generic", generic, False)
+    oracle.check()

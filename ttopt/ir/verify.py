@@ -777,6 +777,15 @@ def _untyped_string(op: Operation, name: str, v, check) -> bool:
     return True
 
 
+def _dropped_hint(op: Operation, name: str, v) -> bool:
+    """Triton 2.1 - 2.3 read a ``tt.store``'s ``{cache = N : i32, evict = N : i32}`` that no
+    case names (custom form) without an error: the store keeps its default hint (asked of
+    each release; the generic form and ``tt.load`` are refused).  True: ``v`` is such a
+    hint, in a text that may be of those releases."""
+    return (op.name == "tt.store" and name in ("cache", "evict") and isinstance(v, IntegerAttr)
+            and v.type == i32 and versions.taken(((versions.OLDEST, (2, 3)),)))
+
+
 def _operands_of(op: Operation):
     return operand_tuple(op)
 
@@ -824,7 +833,7 @@ def _compile_steps(cls, op_def, own) -> tuple:
                     try:
                         c(name, v)
                     except VerifyException:
-                        if not _untyped_string(op, name, v, c):
+                        if not _untyped_string(op, name, v, c) and not _dropped_hint(op, name, v):
                             raise
 
         steps.append(check_props)
