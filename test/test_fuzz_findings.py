@@ -190,3 +190,34 @@ def test_a_2x_store_takes_any_hint_in_custom_form(version, tmp_path):
         assert ttopt_refusal(generic, release) is not None
         oracle.add("generic", generic, False)
     oracle.check()
+
+
+# an atomic's rmw op, semantic and scope are enums: in generic form (2.x writes atomics so) a
+# value no case names is refused by property conversion; ttopt took any integer
+@pytest.mark.parametrize("version", ["2.1.0", "2.2.0", "2.3.1"])
+def test_atomic_enums_in_generic_form(version, tmp_path):
+    from conftest import ReleaseOracle
+    from ttopt.dialects import versions
+
+    release = versions.parse_release(version)
+    text = (_FIXTURES / version / "sm90" / "atomics.ttgir").read_text()
+    cases = {"rmw_127": (r"(\"tt\.atomic_rmw\"[^\n]*atomic_rmw_op = )\d+", "127"),
+             "sem_0": (r"(\"tt\.atomic_rmw\"[^\n]*sem = )\d+", "0"),
+             "rmw_10": (r"(\"tt\.atomic_rmw\"[^\n]*atomic_rmw_op = )\d+", "10")}
+    if "scope = " in text:
+        cases["scope_5"] = (r"(\"tt\.atomic_rmw\"[^\n]*scope = )\d+", "5")
+    oracle = ReleaseOracle(release, tmp_path)
+    texts = {}
+    for name, (pat, value) in cases.items():
+        texts[name] = re.sub(pat, lambda m: m.group(1) + value, text, count=1)
+        assert texts[name] != text
+        oracle.add(name, texts[name], name == "rmw_10")
+    oracle.check()
+    results = {pathlib.Path(r["file"]).stem: r for r in
+               oracle.oracle.check(oracle.version, [str(tmp_path / f"{n}.ttir") for n in texts])}
+    for name, mutated in texts.items():
+        got = ttopt_refusal(mutated, release)
+        if name == "rmw_10":
+            assert got is None
+        else:
+            assert got is not None and results[name]["error"].endswith("error: " + got[2])

@@ -174,6 +174,11 @@ CACHE = I32Enum(I32_ATTR, (
 ``cache``: in a 3.9 text any value goes)."""
 EVICT = I32Enum(I32_ATTR, ((versions.OLDEST, (3, 8), frozenset({1, 2, 3})),))
 """``TT_EvictionPolicyAttr``: ``NORMAL``, ``EVICT_FIRST``, ``EVICT_LAST``."""
+RMW = I32Enum(I32_ATTR, ((versions.OLDEST, versions.NEWEST, frozenset(RMW_OP.values())),))
+SEMANTIC = I32Enum(I32_ATTR, ((versions.OLDEST, versions.NEWEST, frozenset(MEM_SEMANTIC.values())),))
+SCOPE = I32Enum(I32_ATTR, ((versions.OLDEST, versions.NEWEST, frozenset(MEM_SYNC_SCOPE.values())),))
+"""``TT_AtomicRMWAttr``, ``TT_MemSemanticAttr``, ``TT_MemSyncScopeAttr``: the same cases in
+every release (what generic form's property conversion takes)."""
 
 ProgramDim = i32_enum_directive("ProgramDim", PROGRAM_DIM, "program dimension")
 RoundingMode = i32_enum_directive("RoundingMode", ROUNDING_MODE, "rounding mode")
@@ -1609,9 +1614,9 @@ class AtomicRMWOp(TritonOp):
         BoolLike("1-bit signless integer or ranked tensor of 1-bit signless integer values")
     )
     result = result_def(TTType())
-    atomic_rmw_op = prop_def(I32_ATTR)
-    sem = prop_def(I32_ATTR)
-    scope = prop_def(I32_ATTR)
+    atomic_rmw_op = prop_def(RMW)
+    sem = prop_def(SEMANTIC)
+    scope = prop_def(SCOPE)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
     custom_directives = (RMWOp, MemSemantic, MemSyncScope)
@@ -1638,8 +1643,8 @@ class AtomicCASOp(TritonOp):
     cmp = operand_def(TTType())
     val = operand_def(TTType())
     result = result_def(TTType())
-    sem = prop_def(I32_ATTR)
-    scope = prop_def(I32_ATTR)
+    sem = prop_def(SEMANTIC)
+    scope = prop_def(SCOPE)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
     custom_directives = (MemSemantic, MemSyncScope)
