@@ -221,3 +221,36 @@ def test_atomic_enums_in_generic_form(version, tmp_path):
             assert got is None
         else:
             assert got is not None and results[name]["error"].endswith("error: " + got[2])
+
+
+# Triton 2.x requires a tt.load's cache, evict and isVolatile, and a tt.dot's allowTF32 (and
+# from 2.2 maxNumImpreciseAcc): ttopt took a 2.x text without them
+_REQUIRED = {
+    "load cache": ("elementwise", r"(tt\.load [^\n]*)\{cache = \d+ : i32, ", r"\g<1>{", "'tt.load' op requires attribute 'cache'"),
+    "load evict": ("elementwise", r"(tt\.load [^\n]*), evict = \d+ : i32", r"\g<1>", "'tt.load' op requires attribute 'evict'"),
+    "load isVolatile": ("elementwise", r"(tt\.load [^\n]*), isVolatile = (?:true|false)", r"\g<1>",
+                        "'tt.load' op requires attribute 'isVolatile'"),
+    "dot allowTF32": ("dot_ops", r"(tt\.dot [^\n]*)\{allowTF32 = (?:true|false)(?:, )?", r"\g<1>{",
+                      "'tt.dot' op requires attribute 'allowTF32'"),
+    "dot maxNumImpreciseAcc": ("dot_ops", r"(tt\.dot [^\n]*), maxNumImpreciseAcc = \d+ : i32", r"\g<1>",
+                               "'tt.dot' op requires attribute 'maxNumImpreciseAcc'"),
+}
+
+
+@pytest.mark.parametrize("version", ["2.1.0", "2.2.0", "2.3.1"])
+def test_2x_required_attributes(version, tmp_path):
+    from conftest import ReleaseOracle
+    from ttopt.dialects import versions
+
+    release = versions.parse_release(version)
+    oracle = ReleaseOracle(release, tmp_path)
+    for name, (kernel, pat, repl, message) in _REQUIRED.items():
+        text = (_FIXTURES / version / "sm80" / f"{kernel}.ttir").read_text()
+        mutated = re.sub(pat, repl, text, count=1)
+        if mutated == text:  # (2.1's dot has no maxNumImpreciseAcc)
+            assert version == "2.1.0" and "maxNumImpreciseAcc" in name
+            continue
+        got = ttopt_refusal(mutated, release)
+        assert got is not None and got[2] == message, (name, got)
+        oracle.add(name.replace(" ", "_"), mutated, False)
+    oracle.check()

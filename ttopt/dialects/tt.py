@@ -395,6 +395,10 @@ class LoadOp(TritonOp):
         return bool_prop(self, "isVolatile")
 
     def verify_(self) -> None:
+        if versions.checked_span()[1] <= (2, 3):  # (2.x: the hints are required attributes)
+            for name in ("cache", "evict", "isVolatile"):
+                if name not in self.properties:
+                    raise VerifyException(f"requires attribute '{name}'")
         operands = operand_tuple(self)
         rt = _first(self.results).type
         if not pointee_matches(operands[0].type, rt):
@@ -1592,6 +1596,12 @@ class DotOp(DotLikeOp):
     traits = tt_traits(Pure())
 
     def verify_(self) -> None:
+        low, high = versions.checked_span()
+        if high <= (2, 3):  # (2.x's required attributes)
+            if "allowTF32" not in self.attributes and "allowTF32" not in self.properties:
+                raise VerifyException("requires attribute 'allowTF32'")
+            if low >= (2, 2) and "maxNumImpreciseAcc" not in self.properties:
+                raise VerifyException("requires attribute 'maxNumImpreciseAcc'")
         a, b, c = (v.type for v in self.operands[:3])
         if not same(_first(self.results).type, c):
             raise VerifyException(
