@@ -972,7 +972,9 @@ def test_what_triton_does_not_check_is_not_rejected():
         assert _error(text, ".ttir") is None
 
 
-WALKED = [c for c in CASES if not c.id.startswith("loc-alias")]  # (those fail in the reader)
+# (those fail in the reader: as MLIR's parser, it refuses a custom-form op's attribute in its
+# dictionary: "custom op 'NAME'", where the verifier's walk, after a pass, has no prefix)
+WALKED = [c for c in CASES if not c.id.startswith("loc-alias") and c.id != "integer-property-width"]
 
 
 @pytest.mark.parametrize("case", WALKED, ids=[c.id for c in WALKED])
