@@ -84,6 +84,7 @@ from .locations import (
     extract_loc_aliases,
     fast_loc,
     int_attr,
+    is_location,
     skip_blanks_back,
     wrong_token_offset,
 )
@@ -401,9 +402,13 @@ class TritonParser(ParserBase):
         nested = self._nested_loc
         if nested and tok.kind == MLIRTokenKind.HASH_IDENT:
             defined_at = self.loc_alias_offsets.get(tok.text)
-            if defined_at is None and tok.text not in self.attribute_aliases:  # (MLIR: after
-                self.raise_error(f"undefined symbol alias '{tok.text}'", tok.span.end,  # the name)
-                                 tok.span.end)
+            if defined_at is None:  # (MLIR: after the name)
+                attr = self.attribute_aliases.get(tok.text)
+                if attr is None:
+                    self.raise_error(f"undefined symbol alias '{tok.text}'", tok.span.end, tok.span.end)
+                if not is_location(attr):  # (MLIR's words, its blank missing)
+                    self.raise_error(f"expected location attribute, but got{_shown(attr)}",
+                                     tok.span.end, tok.span.end)
             if defined_at is not None and defined_at > tok.span.start:
                 self.raise_error(
                     f"location alias '{tok.text}' is used inside a location before its "
@@ -1188,7 +1193,7 @@ class TritonParser(ParserBase):
             if tok.text == "dense_resource":
                 return self._parse_dense_resource()
             if tok.text == "loc":
-                self._check_location_attribute(tok.span.start)
+                return self._parse_location_attribute(tok.span.start)
         elif tok.kind == MLIRTokenKind.EXCLAMATION_IDENT:
             return self.parse_optional_type()
         elif tok.kind == MLIRTokenKind.STRING_LIT and tok.span.start == self._typed_string_at:
@@ -1198,15 +1203,21 @@ class TritonParser(ParserBase):
                 self.Delimiter.SQUARE, self._parse_generic_attribute))
         return super().parse_optional_attribute()
 
-    def _check_location_attribute(self, start: int) -> None:
-        """``loc(#name)`` as an attribute (``{l = loc(#loc1)}``, in an alias definition too):
-        MLIR resolves the alias on the spot, as any attribute alias (only an op's or an
-        argument's trailing location may name one defined further down)."""
+    def _parse_location_attribute(self, start: int):
+        """``loc(...)`` as an attribute (``{l = loc(#loc1)}``, in an alias definition too):
+        MLIR resolves an alias in it on the spot, as any attribute alias (only an op's or an
+        argument's trailing location may name one defined further down, or nowhere until the
+        input's end): read as a location nested in another."""
         m = _LOC_OF_ALIAS.match(self.source, start)
         if m is not None:
             defined_at = self.loc_alias_offsets.get(m.group(1))
             if defined_at is not None and defined_at > start:  # (MLIR: after the name)
                 self.raise_error(f"undefined symbol alias '{m.group(1)}'", m.end(), m.end())
+        nested, self._nested_loc = self._nested_loc, True
+        try:
+            return super().parse_optional_attribute()
+        finally:
+            self._nested_loc = nested
 
     _typed_string_at = -1  # (where a typed string may start: see parse_attribute_entry)
 
@@ -1540,7 +1551,8 @@ class TritonParser(ParserBase):
     def _dense_parts(self, lt: int, values: list, shape: list, type, n: int):
         """``(numbers, their type, splat, kept)``: the elements of a dense literal as numbers
         of the tensor's scalar type (a complex element is two: its parts), whether the
-        literal is one element to repeat, and how many of the numbers it keeps (None: all).  Where MLIR reads them:
+        literal is one element to repeat, and how many of the numbers it keeps (None: all).
+        Where MLIR reads them:
         * a tensor of complex numbers: the numbers of the literal, the parts of each `(..)`
           (nested ones too) and the plain ones, in order, read as pairs, as each release
           counts them (``Syntax.complex_count``);
