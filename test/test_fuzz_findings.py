@@ -254,3 +254,14 @@ def test_2x_required_attributes(version, tmp_path):
         assert got is not None and got[2] == message, (name, got)
         oracle.add(name.replace(" ", "_"), mutated, False)
     oracle.check()
+
+
+@pytest.mark.parametrize("literal", ["dense<1.0> : tensor<4xf80>", "dense<[1.0, 2.0]> : tensor<2xf80>",
+                                     "dense<1.0> : tensor<4xf128>"])
+def test_a_dense_constant_of_f80_is_refused_with_a_reason(literal):
+    """xDSL stores no f80/f128 elements: an error that says so (it was an internal error,
+    exit 3); Triton reads these (README: a limitation, as integers past 64 bits)."""
+    text = f"module {{\n  tt.func @k() {{\n    %0 = arith.constant {literal}\n    tt.return\n  }}\n}}\n"
+    got = ttopt_refusal(text)
+    assert got is not None and got[:2] == (3, 30)
+    assert "(a float wider than 64 bits) are not supported by ttopt" in got[2]

@@ -1484,12 +1484,13 @@ class TritonParser(ParserBase):
         try:
             return self._parse_dense(lt, type)
         except NotImplementedError as e:
+            # (xDSL stores dense elements packed by `struct`: no integers past 64 bits, no
+            # f80 or f128)
             if "Format not implemented" not in str(e):
                 raise
-            # (xDSL stores dense elements packed by `struct`: no integers past 64 bits)
-            self.raise_error(
-                f"dense constants of {str(e).split()[-1]} (an integer wider than 64 bits) are "
-                "not supported by ttopt: xDSL cannot store them (Triton reads them)", lt, self.pos)
+            self.raise_error(f"dense constants of {str(e).split()[-1]} (an integer wider than 64 "
+                             "bits) are not supported by ttopt: xDSL cannot store them (Triton "
+                             "reads them)", lt, self.pos)
 
     def _parse_dense(self, lt: int, type):
         self.parse_punctuation("<", " in dense attribute")
@@ -1509,6 +1510,10 @@ class TritonParser(ParserBase):
         if shape and isinstance(type.element_type, ComplexType):
             self._check_dense_shape(type, shape)  # (before the numbers are counted)
         values, elem, splat, keep = self._dense_parts(lt, values, shape, type, n)
+        if isinstance(elem, Float80Type | Float128Type):
+            self.raise_error(f"dense constants of {elem} (a float wider than 64 bits) are not "
+                             "supported by ttopt: xDSL cannot store them (Triton reads them)",
+                             lt, self.pos)
         size = elem.compile_time_size
         chunks = []
         for v in values:
@@ -1596,9 +1601,9 @@ class TritonParser(ParserBase):
         if type is None:
             self.parse_punctuation(":", " in dense attribute")
             type = self.parse_dense_literal_type()
-        if isinstance(type.element_type, ComplexType):  # (its numbers read as pairs:
-            self.resume_from(lt + 1)  # _dense_parts)
-            return None
+        if isinstance(type.element_type, ComplexType | Float80Type | Float128Type):
+            self.resume_from(lt + 1)  # (a complex's numbers read as pairs: _dense_parts;
+            return None  # f80, f128: refused there)
         shape = list(type.get_shape())
         tokens = _DENSE_ELEMENT.findall(body)
         if _DENSE_SKELETON.sub("", body) != _skeleton(shape) or len(tokens) != math.prod(shape):
