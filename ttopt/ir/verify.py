@@ -243,7 +243,7 @@ def _report_forward_uses(mod: TritonModule, uses: list[tuple[Operation, int]]) -
             continue
         if not _defined_in_multi_block_ancestor(op.operands[index], op):
             raise VerificationFailure(
-                op, f"'{_spelled(op)}' op operand #{index} does not dominate this use"
+                op, f"operand #{index} does not dominate this use"
             )
 
 
@@ -1106,7 +1106,7 @@ class _Walker:
             return
         i = list(operand_tuple(op)).index(value)
         self.dominance = VerificationFailure(
-            op, f"'{_spelled(op)}' op operand #{i} does not dominate this use"
+            op, f"operand #{i} does not dominate this use"
         )
 
 
@@ -1196,7 +1196,7 @@ class _CfgWalk:
                 ok = tin[d] <= tin[current] and tout[current] <= tout[d]
             if not ok:
                 raise VerificationFailure(
-                    op, f"'{_spelled(op)}' op operand #{i} does not dominate this use"
+                    op, f"operand #{i} does not dominate this use"
                 )
 
 
