@@ -141,6 +141,23 @@ def triton_refusals(release, tmp_path: pathlib.Path,
     return out
 
 
+def triton_refusal(text: str, capfd, suffix: str = ".ttir") -> tuple[int | None, int | None, str] | None:
+    """Triton 3.6's (the venv's) first error about ``text``: (LINE, COL, MESSAGE), the
+    message's blanks as one (LINE, COL None where Triton names a location alias), or None
+    where it reads and verifies it.  ``capfd``: the test's fixture (Triton writes to fd 2)."""
+    pytest.importorskip("triton")
+    from ttopt.oracle import triton_accepts
+
+    capfd.readouterr()
+    if triton_accepts(text, suffix).ok:
+        return None
+    err = capfd.readouterr().err
+    m = _TRITON_ERROR.search(err)
+    assert m is not None, err
+    at = (int(m.group(1)), int(m.group(2))) if m.group(1) else (None, None)
+    return (*at, " ".join(m.group(3).split()))
+
+
 def ir_files(root: pathlib.Path) -> list[pathlib.Path]:
     """Every .ttir/.ttgir under ``root``, sorted."""
     return sorted(list(root.rglob("*.ttir")) + list(root.rglob("*.ttgir")))

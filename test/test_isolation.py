@@ -13,23 +13,13 @@ import re
 import pytest
 
 from conftest import ttopt_refusal
+from conftest import triton_refusal as _triton_refusal
 
 FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
 
 
-def triton_refusal(text: str, capfd) -> tuple[int, int, str] | None:
-    """Triton 3.6's first error about ``text`` (LINE, COL, MESSAGE), or None where it reads
-    and verifies it."""
-    pytest.importorskip("triton")
-    from ttopt.oracle import triton_accepts
-
-    capfd.readouterr()
-    if triton_accepts(text, ".ttgir").ok:
-        return None
-    err = capfd.readouterr().err
-    m = re.search(r'loc\((?:"[^"]*":(\d+):(\d+)|.*)\): error: (.*)', err)
-    assert m is not None, err
-    return (int(m[1]) if m[1] else None), (int(m[2]) if m[2] else None), m[3]
+def triton_refusal(text: str, capfd):
+    return _triton_refusal(text, capfd, ".ttgir")
 
 
 def _module(top: str, body: str, bottom: str = "") -> str:

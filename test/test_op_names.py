@@ -7,24 +7,10 @@ Triton 3.6, its words and position included."""
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
-from conftest import ttopt_refusal
-
-
-def triton_refusal(text: str, capfd) -> tuple[int, int, str] | None:
-    pytest.importorskip("triton")
-    from ttopt.oracle import triton_accepts
-
-    capfd.readouterr()
-    if triton_accepts(text, ".ttir").ok:
-        return None
-    err = capfd.readouterr().err
-    m = re.search(r'loc\("[^"]*":(\d+):(\d+)\): error: (.*)', err)
-    assert m is not None, err
-    return int(m[1]), int(m[2]), " ".join(m[3].split())
+from conftest import triton_refusal, ttopt_refusal
 
 
 def _module(top: str = "", body: str = "") -> str:
