@@ -860,6 +860,8 @@ class BroadcastOp(ArrowOp):
         if s.encoding is not r.encoding and versions.current().release < (3, 9):
             require_same_encoding(s, r)  # (Triton 3.9 broadcasts into another layout too)
         ss, rs = shape_of(s), shape_of(r)
+        if versions.checked_release() < (3, 2):
+            return  # (Triton 3.0, 3.1: any shapes)
         if len(ss) != len(rs):
             if not versions.taken(_RELEASES_2):
                 raise PlainVerifyException("rank of source must be same as rank of result")
@@ -932,7 +934,8 @@ class BitcastOp(ArrowOp):
         require_elementwise_shapes(s, r)
         require_same_encoding(s, r)
         bs, br = bit_width(element_type(s)), bit_width(element_type(r))
-        if bs is not None and br is not None and bs != br:
+        if bs is not None and br is not None and bs != br \
+                and versions.checked_release() >= (3, 4):  # (Triton 3.4+'s rule)
             raise PlainVerifyException(
                 f"Cannot bitcast data-type of size {bs} to data-type of size {br}"
             )
