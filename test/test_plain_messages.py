@@ -93,3 +93,29 @@ def test_plain_messages_of_other_releases(version, tmp_path):
     texts = {name: CASES[name][0] for name in OLDER}
     tritons = triton_refusals(release, tmp_path, texts)
     assert {name: ttopt_refusal(text, release) for name, text in texts.items()} == tritons
+
+
+RESHAPE_ENCODING = """\
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f(%c: tensor<128xf32, #blocked>) {
+    %r = tt.reshape %c : tensor<128xf32, #blocked> -> tensor<128xf32>
+    tt.return
+  }
+}
+"""
+
+
+def test_reshape_encodings_message_is_tritons(capfd):
+    pytest.importorskip("triton")
+    from ttopt.errors import TTOptError
+    from ttopt.ir.reader import read_module
+    from ttopt.oracle import triton_accepts
+
+    with pytest.raises(TTOptError) as e:
+        read_module(RESHAPE_ENCODING, "k.ttgir")
+    words = "Op requires that either (a) src and dst both have encodings, or (b) neither does."
+    assert (e.value.line, e.value.col, e.value.message) == (4, 10, words)
+    capfd.readouterr()
+    assert not triton_accepts(RESHAPE_ENCODING, ".ttgir").ok
+    assert f":4:10): error: {words}\n" in capfd.readouterr().err
