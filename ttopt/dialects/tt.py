@@ -1797,7 +1797,8 @@ class ElementwiseInlineAsmOp(TritonOp):
     def verify_(self) -> None:
         """Triton's: the first operand's element count is a multiple of ``packed_element``."""
         packed = self.properties.get("packed_element") or self.attributes.get("packed_element")
-        if not isinstance(packed, IntegerAttr) or not self.args:
+        if not isinstance(packed, IntegerAttr) or not self.args \
+                or versions.checked_release() < (3, 0):  # (Triton 2.x: no such rule)
             return
         t = self.args[0].type
         n = math.prod(t.get_shape()) if isinstance(t, TensorType) else 0
