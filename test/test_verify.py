@@ -381,7 +381,7 @@ CASES = [
     Case(
         "broadcast-rank",
         kernel("%0 = tt.broadcast %t : tensor<4xf32> -> tensor<4x4xf32>"),
-        "3:10: error: 'tt.broadcast' op rank of source must be same as rank of result",
+        "3:10: error: rank of source must be same as rank of result",
         kernel("%e = tt.expand_dims %t {axis = 0 : i32} : tensor<4xf32> -> tensor<1x4xf32>\n"
                "%0 = tt.broadcast %e : tensor<1x4xf32> -> tensor<4x4xf32>"),
     ),
@@ -389,8 +389,8 @@ CASES = [
         "broadcast-dimension",
         kernel("%e = tt.expand_dims %t {axis = 1 : i32} : tensor<4xf32> -> tensor<4x1xf32>\n"
                "%0 = tt.broadcast %e : tensor<4x1xf32> -> tensor<8x4xf32>"),
-        "4:10: error: 'tt.broadcast' op Different dimensions at index 0 between source and "
-        "result. Broadcast requires the source dimension to be 1.",
+        "4:10: error: Different dimensions at index 0 between source and "
+        "result.  Broadcast requires the source dimension to be 1.",
         kernel("%e = tt.expand_dims %t {axis = 1 : i32} : tensor<4xf32> -> tensor<4x1xf32>\n"
                "%0 = tt.broadcast %e : tensor<4x1xf32> -> tensor<4x8xf32>"),
     ),
@@ -449,7 +449,7 @@ CASES = [
         "inline-asm-packed-element",
         kernel('%o = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", '
                "packed_element = 3 : i32, pure = true} %ti : tensor<4xi32> -> tensor<4xi32>"),
-        "3:10: error: 'tt.elementwise_inline_asm' op number of input elements 4 must be a "
+        "3:10: error: number of input elements 4 must be a "
         "multiple of the op's packed_element attribute, 3",
         kernel('%o = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", '
                "packed_element = 2 : i32, pure = true} %ti : tensor<4xi32> -> tensor<4xi32>"),
@@ -458,7 +458,7 @@ CASES = [
         "inline-asm-packed-element-negative",
         kernel('%o = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", '
                "packed_element = -1 : i32, pure = true} %ti : tensor<4xi32> -> tensor<4xi32>"),
-        "3:10: error: 'tt.elementwise_inline_asm' op number of input elements 4 must be a "
+        "3:10: error: number of input elements 4 must be a "
         "multiple of the op's packed_element attribute, 4294967295",
         kernel('%o = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", '
                "packed_element = -1 : i32, pure = true} %b : i32 -> i32"),
@@ -466,7 +466,7 @@ CASES = [
     Case(
         "reshape-element-count",
         kernel("%0 = tt.reshape %t : tensor<4xf32> -> tensor<2x4xf32>"),
-        "3:10: error: 'tt.reshape' op number of src and dst elements of reshape must be the "
+        "3:10: error: number of src and dst elements of reshape must be the "
         "same",
         kernel("%0 = tt.reshape %t : tensor<4xf32> -> tensor<2x2xf32>"),
     ),
@@ -474,7 +474,7 @@ CASES = [
         "trans-shape",
         kernel("%0 = tt.trans %x {order = array<i32: 1, 0>} : tensor<16x8xf16> -> "
                "tensor<16x8xf16>", args="%x: tensor<16x8xf16>"),
-        "3:10: error: 'tt.trans' op result shape must match the permutation of the source shape",
+        "3:10: error: result shape must match the permutation of the source shape",
         kernel("%0 = tt.trans %x {order = array<i32: 1, 0>} : tensor<16x8xf16> -> "
                "tensor<8x16xf16>", args="%x: tensor<16x8xf16>"),
     ),
@@ -558,13 +558,13 @@ CASES = [
     Case(
         "fp-to-fp-downcast-needs-rounding",
         kernel("%0 = tt.fp_to_fp %t : tensor<4xf32> -> tensor<4xf16>"),
-        "3:10: error: 'tt.fp_to_fp' op Rounding mode is required for FP downcast",
+        "3:10: error: Rounding mode is required for FP downcast",
         kernel("%0 = tt.fp_to_fp %t, rounding = rtne : tensor<4xf32> -> tensor<4xf16>"),
     ),
     Case(
         "tt-bitcast-width",
         kernel("%0 = tt.bitcast %t : tensor<4xf32> -> tensor<4xi64>"),
-        "3:10: error: 'tt.bitcast' op Cannot bitcast data-type of size 32 to data-type of size 64",
+        "3:10: error: Cannot bitcast data-type of size 32 to data-type of size 64",
         kernel("%0 = tt.bitcast %t : tensor<4xf32> -> tensor<4xi32>"),
     ),
     Case(
@@ -684,7 +684,7 @@ CASES = [
     Case(
         "return-operand-type",
         kernel("%r = arith.constant 0 : i64", results="i32", ret="tt.return %r : i64"),
-        "4:5: error: 'tt.return' op type of return operand 0 ('i64') doesn't match function "
+        "4:5: error: type of return operand 0 ('i64') doesn't match function "
         "result type ('i32') in function @k",
         kernel("%r = arith.constant 0 : i64", results="i64", ret="tt.return %r : i64"),
     ),

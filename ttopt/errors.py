@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import re
 import traceback
 
 
@@ -28,8 +29,10 @@ class TTOptError(Exception):
         line: int | None = None,
         col: int | None = None,
     ):
-        # one printable line, whatever the message (an input's raw bytes included)
-        message = "".join(_printable(c) for c in " ".join(str(message).split())) or "error"
+        # one printable line, whatever the message (an input's raw bytes included); runs of
+        # spaces kept (Triton's words have some: "result.  Broadcast")
+        message = re.sub(r"\s*[^\S ]\s*", " ", str(message)).strip()
+        message = "".join(_printable(c) for c in message) or "error"
         super().__init__(message)
         self.message = message
         self.filename = filename

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    BoolAttr, DenseArrayBase, IntegerAttr, StringAttr, UnitAttr, i1, i32, i64,
+    BoolAttr, DenseArrayBase, IntegerAttr, StringAttr, TensorType, UnitAttr, i1, i32, i64,
 )
 from xdsl.ir import Attribute
 from xdsl.irdl import (
@@ -32,13 +32,14 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..xdsl_compat import peek_token
 
 from .arith import CMPF_PREDICATES, CMPI_PREDICATES, CompareOp
 from . import versions
-from .base import TritonOp
+from .base import PlainVerifyException, TritonOp
 from .declarative import irdl_triton_op
 from .families import ArrowOp, BinaryOp, FunctionalTypeOp
 from .syntax import (
@@ -55,7 +56,7 @@ from .syntax import (
     resolve_all,
 )
 from .traits import ReadWriteEffect
-from .constraints import I32AtMost, in_releases, parse_time_constraints, require_tensormap_ranks
+from .constraints import I32AtMost, encoding_of, in_releases, parse_time_constraints, require_tensormap_ranks
 from .tt import CACHE, EVICT, I32_ATTR, PTR, DotLikeOp, MemSemantic, MemSyncScope
 from .tt_attrs import MEM_SEMANTIC, MEM_SYNC_SCOPE, SCALE_DOT_ELEM_TYPE
 from .tt_attrs import PointerType
@@ -502,6 +503,29 @@ class TransAnyOp(ArrowOp):
     name = "tt.trans"
     order = prop_def(DenseArrayBase)
     traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        """Triton 3.0 - 3.2's rules of a tensor's transpose (a ``!tt.memdesc``'s: not
+        checked); the shape by the type inference (without encodings only: ttopt does not
+        infer the layout)."""
+        s, r = self.src.type, self.result.type
+        if not isinstance(s, TensorType):
+            return
+        order = list(self.order.get_values())
+        ss = s.get_shape()
+        if len(order) != len(ss):
+            raise PlainVerifyException(
+                "order must have the same size as the rank of the operand and result"
+            )
+        if sorted(order) != list(range(len(ss))):
+            raise PlainVerifyException("order must be a permutation of [0, ..., rank - 1]")
+        want = TensorType(s.element_type, [ss[i] for i in order])
+        if isinstance(r, TensorType) and encoding_of(s) is None and encoding_of(r) is None \
+                and want != r:
+            raise VerifyException(
+                f"inferred type(s) '{want}' are incompatible with return type(s) of operation "
+                f"'{r}'"
+            )
 
 
 @irdl_triton_op

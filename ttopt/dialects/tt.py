@@ -590,7 +590,7 @@ class ReturnOp(TritonOp):
             )
         for i, (v, t) in enumerate(zip(operands, results)):
             if not same(v.type, t):
-                raise VerifyException(
+                raise PlainVerifyException(
                     f"type of return operand {i} ('{v.type}') doesn't match function result "
                     f"type ('{t}') in function @{func.sym_name.data}"
                 )
@@ -856,18 +856,20 @@ class BroadcastOp(ArrowOp):
             if versions.taken(_RELEASES_2):
                 require_same_encoding(s, r)
                 return
-            raise VerifyException("rank of source must be same as rank of result")
+            raise PlainVerifyException("rank of source must be same as rank of result")
         if s.encoding is not r.encoding and versions.current().release < (3, 9):
             require_same_encoding(s, r)  # (Triton 3.9 broadcasts into another layout too)
         ss, rs = shape_of(s), shape_of(r)
+        if versions.checked_release() < (3, 2):
+            return  # (Triton 3.0, 3.1: any shapes)
         if len(ss) != len(rs):
             if not versions.taken(_RELEASES_2):
-                raise VerifyException("rank of source must be same as rank of result")
+                raise PlainVerifyException("rank of source must be same as rank of result")
             return
         for i, (a, b) in enumerate(zip(ss, rs)):
             if a != 1 and a != b and not versions.taken(_RELEASES_2):
-                raise VerifyException(
-                    f"Different dimensions at index {i} between source and result. "
+                raise PlainVerifyException(
+                    f"Different dimensions at index {i} between source and result.  "
                     "Broadcast requires the source dimension to be 1."
                 )
 
@@ -932,8 +934,9 @@ class BitcastOp(ArrowOp):
         require_elementwise_shapes(s, r)
         require_same_encoding(s, r)
         bs, br = bit_width(element_type(s)), bit_width(element_type(r))
-        if bs is not None and br is not None and bs != br:
-            raise VerifyException(
+        if bs is not None and br is not None and bs != br \
+                and versions.checked_release() >= (3, 4):  # (Triton 3.4+'s rule)
+            raise PlainVerifyException(
                 f"Cannot bitcast data-type of size {bs} to data-type of size {br}"
             )
 
@@ -989,11 +992,15 @@ class TransOp(ArrowOp):
         order = list(self.properties["order"].get_values())
         ss = s.get_shape()
         if len(order) != len(ss):
-            raise VerifyException("order must have the same size as the source tensor")
+            raise PlainVerifyException(
+                "order must have the same size as the rank of the operand and result"
+            )
         if sorted(order) != list(range(len(ss))):
-            raise VerifyException("order must be a permutation of 0..n-1")
+            raise PlainVerifyException("order must be a permutation of [0, ..., rank - 1]")
         if tuple(ss[i] for i in order) != r.get_shape():
-            raise VerifyException("result shape must match the permutation of the source shape")
+            raise PlainVerifyException(
+                "result shape must match the permutation of the source shape"
+            )
 
 
 @irdl_triton_op
@@ -1018,9 +1025,9 @@ class ReshapeOp(ArrowOp):
         for d in r.get_shape():
             nr *= d
         if ns != nr:
-            raise VerifyException("number of src and dst elements of reshape must be the same")
+            raise PlainVerifyException("number of src and dst elements of reshape must be the same")
         if (encoding_of(s) is None) != (encoding_of(r) is None):
-            raise VerifyException(
+            raise PlainVerifyException(
                 "Op requires that either (a) src and dst both have encodings, or (b) neither "
                 "does."
             )
@@ -1049,7 +1056,7 @@ class FpToFpOp(TritonOp):
         bs, br = bit_width(element_type(s)), bit_width(element_type(r))
         if bs is not None and br is not None and br < bs and self.rounding is None \
                 and versions.current().release >= (3, 0):  # (Triton 2.x has no rounding mode)
-            raise VerifyException("Rounding mode is required for FP downcast")
+            raise PlainVerifyException("Rounding mode is required for FP downcast")
 
 
 class _TwoToOne(TritonOp):
@@ -1130,7 +1137,7 @@ class SplitOp(TritonOp):
         s = self.operands[0].type
         shape = s.get_shape()
         if not shape or shape[-1] != 2:
-            raise VerifyException("last dimension of input tensor must be 2")
+            raise PlainVerifyException("last dimension of input tensor must be 2")
         for r in self.results:
             require_same_element_type(s, r.type)
             require_inferred_shape(shape[:-1], r.type)
@@ -1609,7 +1616,7 @@ class DotOp(DotLikeOp):
             )
         ba, bb = bit_width(element_type(a)), bit_width(element_type(b))
         if ba is not None and bb is not None and ba != bb:
-            raise VerifyException("element types of operands A and B must have same bit width")
+            raise PlainVerifyException("element types of operands A and B must have same bit width")
 
 
 # ---------------------------------------------------------------------------- atomics
@@ -1790,7 +1797,8 @@ class ElementwiseInlineAsmOp(TritonOp):
     def verify_(self) -> None:
         """Triton's: the first operand's element count is a multiple of ``packed_element``."""
         packed = self.properties.get("packed_element") or self.attributes.get("packed_element")
-        if not isinstance(packed, IntegerAttr) or not self.args:
+        if not isinstance(packed, IntegerAttr) or not self.args \
+                or versions.checked_release() < (3, 0):  # (Triton 2.x: no such rule)
             return
         t = self.args[0].type
         n = math.prod(t.get_shape()) if isinstance(t, TensorType) else 0
@@ -1798,7 +1806,7 @@ class ElementwiseInlineAsmOp(TritonOp):
         # (Triton reads it unsigned: -1 is 2**32 - 1, which only 0 elements (a scalar) are a
         # multiple of; 0 it divides by)
         if k == 0 or n % (k & 0xFFFFFFFF):
-            raise VerifyException(
+            raise PlainVerifyException(
                 f"number of input elements {n} must be a multiple of the op's packed_element "
                 f"attribute, {k & 0xFFFFFFFF}"
             )
