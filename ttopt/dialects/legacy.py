@@ -39,7 +39,7 @@ from ..xdsl_compat import peek_token
 
 from .arith import CMPF_PREDICATES, CMPI_PREDICATES, CompareOp
 from . import versions
-from .base import PlainVerifyException, TritonOp
+from .base import TritonOp
 from .declarative import irdl_triton_op
 from .families import ArrowOp, BinaryOp, FunctionalTypeOp
 from .syntax import (
@@ -57,7 +57,7 @@ from .syntax import (
 )
 from .traits import ReadWriteEffect
 from .constraints import I32AtMost, encoding_of, in_releases, parse_time_constraints, require_tensormap_ranks
-from .tt import CACHE, EVICT, I32_ATTR, PTR, DotLikeOp, MemSemantic, MemSyncScope
+from .tt import CACHE, EVICT, I32_ATTR, PTR, DotLikeOp, MemSemantic, MemSyncScope, check_trans_order
 from .tt_attrs import MEM_SEMANTIC, MEM_SYNC_SCOPE, SCALE_DOT_ELEM_TYPE
 from .tt_attrs import PointerType
 from .ttg import I1, I32, MEMDESC, MemDescType
@@ -513,12 +513,7 @@ class TransAnyOp(ArrowOp):
             return
         order = list(self.order.get_values())
         ss = s.get_shape()
-        if len(order) != len(ss):
-            raise PlainVerifyException(
-                "order must have the same size as the rank of the operand and result"
-            )
-        if sorted(order) != list(range(len(ss))):
-            raise PlainVerifyException("order must be a permutation of [0, ..., rank - 1]")
+        check_trans_order(order, len(ss))
         want = TensorType(s.element_type, [ss[i] for i in order])
         if isinstance(r, TensorType) and encoding_of(s) is None and encoding_of(r) is None \
                 and want != r:

@@ -966,6 +966,15 @@ class PtrToIntOp(_IntPtrCastOp):
     result = result_def(TTI64Like())
 
 
+def check_trans_order(order: list[int], rank: int) -> None:
+    """A transpose's ``order``: a permutation of the operand's dimensions (Triton 3.0+'s words,
+    ``emitError``)."""
+    if len(order) != rank:
+        raise PlainVerifyException("order must have the same size as the rank of the operand and result")
+    if sorted(order) != list(range(rank)):
+        raise PlainVerifyException("order must be a permutation of [0, ..., rank - 1]")
+
+
 @irdl_triton_op
 class TransOp(ArrowOp):
     name = "tt.trans"
@@ -991,12 +1000,7 @@ class TransOp(ArrowOp):
         require_same_element_type(s, r)
         order = list(self.properties["order"].get_values())
         ss = s.get_shape()
-        if len(order) != len(ss):
-            raise PlainVerifyException(
-                "order must have the same size as the rank of the operand and result"
-            )
-        if sorted(order) != list(range(len(ss))):
-            raise PlainVerifyException("order must be a permutation of [0, ..., rank - 1]")
+        check_trans_order(order, len(ss))
         if tuple(ss[i] for i in order) != r.get_shape():
             raise PlainVerifyException(
                 "result shape must match the permutation of the source shape"
