@@ -144,3 +144,21 @@ def test_a_name_defined_twice_is_refused_in_tritons_words(name, capfd):
     expected = triton_refusal(text, capfd)
     assert expected is not None and re.search(r"(redefinition of SSA value|region entry argument) '%[nx]'", expected[2])
     assert ttopt_refusal(text) == expected
+
+
+# a module whose body defines a value, with a function declaration (an empty region) and a
+# function of several blocks: the isolation check walked `region.ops` (one block only) and
+# failed inside ttopt (exit 3) on both
+_BLOCKS = (
+    "module {\n  %c = arith.constant 1 : i32\n  tt.func private @decl(%n: i32)\n"
+    "  tt.func public @f(%n: i32, %p: !tt.ptr<i32>) {\n    cf.br ^bb1\n  ^bb1:\n"
+    "    tt.store %p, USE : !tt.ptr<i32>\n    tt.return\n  }\n}\n"
+)
+
+
+@pytest.mark.parametrize("use", ["%n", "%c"])
+def test_isolation_in_functions_of_several_blocks_and_declarations(use, capfd):
+    text = _BLOCKS.replace("USE", use)
+    expected = triton_refusal(text, capfd)
+    assert ttopt_refusal(text) == expected
+    assert (expected is None) == (use == "%n")

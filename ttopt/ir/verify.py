@@ -223,14 +223,15 @@ def _check_isolation(op: Operation) -> None:
                 inside.update(id(a) for block in r.blocks for a in block.args)
         pending = [region]
         while pending:
-            for user in pending.pop().ops:
-                for value in operand_tuple(user):
-                    if id(value) not in inside:
-                        raise VerificationFailure(
-                            user, f"'{_spelled(user)}' op using value defined outside the region"
-                        )
-                if user.regions and not user.has_trait(IsolatedFromAbove):
-                    pending.extend(user.regions)
+            for block in pending.pop().blocks:  # (a function of several blocks; none: a
+                for user in block.ops:          # declaration)
+                    for value in operand_tuple(user):
+                        if id(value) not in inside:
+                            raise VerificationFailure(
+                                user, f"'{_spelled(user)}' op using value defined outside the region"
+                            )
+                    if user.regions and not user.has_trait(IsolatedFromAbove):
+                        pending.extend(user.regions)
 
 
 def _report_forward_uses(mod: TritonModule, uses: list[tuple[Operation, int]]) -> None:
