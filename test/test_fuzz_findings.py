@@ -252,3 +252,75 @@ def test_a_dense_constant_of_f80_is_refused_with_a_reason(literal):
     got = ttopt_refusal(text)
     assert got is not None and got[:2] == (3, 30)
     assert "(a float wider than 64 bits) are not supported by ttopt" in got[2]
+
+
+# ------------------------------------------------------------------ the round's review
+def test_review_2x_atomic_scope_any_value(tmp_path):
+    """Triton 2.1 has no atomic `scope`: any value goes (2.2 on: the enum)."""
+    from conftest import ReleaseOracle
+
+    text = (_FIXTURES / "2.1.0" / "sm90" / "atomics.ttir").read_text()
+    mutated = re.sub(r'(<\{atomic_rmw_op = \d+ : i32), (sem = 4 : i32\}>)', r"\1, scope = 7 : i32, \2", text, count=1)
+    assert mutated != text
+    assert ttopt_refusal(mutated, (2, 1)) is None and ttopt_refusal(mutated) is None
+    oracle = ReleaseOracle((2, 1), tmp_path)
+    oracle.add("scope", mutated, True)
+    oracle.check()
+
+
+_WS = ('module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
+       '"ttg.threads-per-warp" = 32 : i32} {\n  tt.func public @f(%n: i32) {\n    cf.br ^bb1\n  ^bb1:\n'
+       "    ttg.warp_specialize(%n) attributes {requestedRegisters = array<i32: 232>}\n    default {\n"
+       "      ttg.warp_yield\n    }\n    partition0(%a: i32) num_warps(4) {\n      %x = arith.addi USE, USE : i32\n"
+       "      ttg.warp_return\n    } : (i32) -> ()\n    tt.return\n  }\n}\n")
+
+
+@pytest.mark.parametrize("use", ["%n", "%a"])
+def test_review_isolation_sees_the_other_blocks_of_the_region(use, capfd):
+    """An isolated op in the second block of a function: the function's first block (its
+    arguments) is seen from there, and checked."""
+    text = _WS.replace("USE", use)
+    expected = triton_refusal(text, capfd, ".ttgir")
+    assert ttopt_refusal(text) == expected
+    assert (expected is None) == (use == "%a")
+
+
+def test_review_make_range_of_floats_is_refused_in_every_release():
+    text = ("module {\n  tt.func public @k(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {\n"
+            "    %2 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xf32>\n    tt.return\n  }\n}\n")
+    for release, words in (((2, 1), "tensor"), ((2, 3), "tensor"), ((3, 0), "ranked tensor"), (None, "ranked tensor")):
+        assert ttopt_refusal(text, release) == (
+            3, 10, f"'tt.make_range' op result #0 must be {words} of integer values, but got 'tensor<8xf32>'")
+
+
+def test_review_slice_dim_in_any_key_order(capfd):
+    text = ('#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>\n'
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", '
+            '"ttg.threads-per-warp" = 32 : i32} {\n  tt.func public @k() {\n'
+            "    %0 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{parent = #blocked, dim = 1}>>\n"
+            "    %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{parent = #blocked, dim = 1}>> "
+            "-> tensor<1x32xi32, #blocked>\n    tt.return\n  }\n}\n")
+    assert ttopt_refusal(text) == triton_refusal(text, capfd, ".ttgir") == (
+        5, 10, "Incompatible slice dimension for ExpandDimsOp operand")
+
+
+@pytest.mark.parametrize("hint", ["cache = 1 : i64", 'cache = "x"', "evict = 1 : i8", "evict = true"])
+def test_review_2x_store_drops_a_hint_of_any_kind(hint, tmp_path):
+    from conftest import ReleaseOracle
+
+    text = (_FIXTURES / "2.1.0" / "sm80" / "elementwise.ttir").read_text()
+    key = hint.split(" = ")[0]
+    mutated = re.sub(r"(tt\.store [^\n]*)" + key + r" = 1 : i32", lambda m: m.group(1) + hint, text, count=1)
+    assert mutated != text
+    assert ttopt_refusal(mutated, (2, 1)) is None
+    oracle = ReleaseOracle((2, 1), tmp_path)
+    oracle.add("hint", mutated, True)
+    oracle.check()
+
+
+@pytest.mark.parametrize("literal", ['"0x0000000000000000000000000000F03F"> : tensor<1xf128>',
+                                     '"0x00000000000000000000"> : tensor<1xf80>'])
+def test_review_a_hex_dense_of_f80_is_refused_with_a_reason(literal):
+    text = f"module {{\n  tt.func @f() {{\n    %c = arith.constant dense<{literal}\n    tt.return\n  }}\n}}\n"
+    got = ttopt_refusal(text)
+    assert got is not None and got[:2] == (3, 30) and "(a float wider than 64 bits)" in got[2]

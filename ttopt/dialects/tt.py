@@ -877,7 +877,21 @@ class BroadcastOp(ArrowOp):
 _RELEASES_2 = ((versions.OLDEST, (2, 3)),)
 
 
-_SLICE_DIM = re.compile(r"<\{dim=(\d+),")
+def _top_level(body: str) -> str:
+    """``body`` (``<{...}>``) with what nested ``<...>``/``[...]`` hold left out."""
+    out, depth = [], 0
+    for i, c in enumerate(body):
+        if c in "<[" and i > 1:
+            depth += 1
+        elif c in ">]" and depth:
+            depth -= 1
+            continue
+        if depth == 0:
+            out.append(c)
+    return "".join(out)
+
+
+_SLICE_DIM = re.compile(r"(?:<\{|,)dim=(\d+)[,}]")
 
 
 @irdl_triton_op
@@ -917,7 +931,7 @@ class ExpandDimsOp(ArrowOp):
         # the axis put back; its text as the reader keeps it, `<{dim=N,parent=...}>`)
         enc = getattr(s, "encoding", None)
         if getattr(enc, "name", "").endswith(".slice"):
-            m = _SLICE_DIM.match(enc.body.data)
+            m = _SLICE_DIM.search(_top_level(enc.body.data))
             if m is not None and int(m.group(1)) != axis:
                 raise PlainVerifyException("Incompatible slice dimension for ExpandDimsOp operand")
         if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
@@ -1376,6 +1390,11 @@ class MakeRangeOp(TritonOp):
                     "integer attribute"
                 )
         start, end = start.value.data, end.value.data
+        # (the result's ODS constraint, every release: a tensor of integers)
+        rt = _first(self.results).type
+        if not (isinstance(rt, TensorType) and isinstance(rt.element_type, IntegerType)):
+            ranked = "ranked " if versions.checked_release() >= (3, 0) else ""
+            raise VerifyException(f"result #0 must be {ranked}tensor of integer values, but got '{rt}'")
         # (Triton 2.1 verifies no range; 2.2 - 3.3 no order of its ends: a rule of some
         # releases holds only where every release the text may be from has it)
         if versions.taken(((versions.OLDEST, (2, 1)),)):
@@ -1637,7 +1656,7 @@ class AtomicRMWOp(TritonOp):
     result = result_def(TTType())
     atomic_rmw_op = prop_def(RMW)
     sem = prop_def(SEMANTIC)
-    scope = prop_def(SCOPE)
+    scope = prop_def(in_releases(SCOPE, (2, 2)))  # (2.1 has none: any value)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
     custom_directives = (RMWOp, MemSemantic, MemSyncScope)
@@ -1665,7 +1684,7 @@ class AtomicCASOp(TritonOp):
     val = operand_def(TTType())
     result = result_def(TTType())
     sem = prop_def(SEMANTIC)
-    scope = prop_def(SCOPE)
+    scope = prop_def(in_releases(SCOPE, (2, 2)))  # (2.1 has none: any value)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(ReadWriteEffect())
     custom_directives = (MemSemantic, MemSyncScope)

@@ -1486,11 +1486,16 @@ class TritonParser(ParserBase):
         except NotImplementedError as e:
             # (xDSL stores dense elements packed by `struct`: no integers past 64 bits, no
             # f80 or f128)
-            if "Format not implemented" not in str(e):
-                raise
-            self.raise_error(f"dense constants of {str(e).split()[-1]} (an integer wider than 64 "
-                             "bits) are not supported by ttopt: xDSL cannot store them (Triton "
-                             "reads them)", lt, self.pos)
+            if "Format not implemented" in str(e):
+                what = f"{str(e).split()[-1]} (an integer wider than 64 bits)"
+            else:  # (xDSL's other format it lacks: f80, f128, e.g. a hex string's)
+                eol = self.source.find("\n", lt)
+                m = _WIDE_FLOAT.search(self.source, lt, len(self.source) if eol < 0 else eol)
+                if m is None:
+                    raise
+                what = f"{m.group(1)} (a float wider than 64 bits)"
+            self.raise_error(f"dense constants of {what} are not supported by ttopt: xDSL "
+                             "cannot store them (Triton reads them)", lt, self.pos)
 
     def _parse_dense(self, lt: int, type):
         self.parse_punctuation("<", " in dense attribute")
@@ -1971,6 +1976,7 @@ def _custom_attribute_error(mod: TritonModule, e: TTOptError) -> TTOptError:
 _NUL_OUTSIDE_STRINGS = re.compile("(" + STRING_LITERAL.pattern + ")|\x00")
 
 
+_WIDE_FLOAT = re.compile(r"(?:\bx?|(?<=\dx))(f80|f128)\b")
 _INT_LITERAL_TOKEN = re.compile(r"-?\s*(?:0x[0-9a-fA-F]+|[0-9]+)")
 
 

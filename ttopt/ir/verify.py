@@ -779,12 +779,13 @@ def _untyped_string(op: Operation, name: str, v, check) -> bool:
 
 
 def _dropped_hint(op: Operation, name: str, v) -> bool:
-    """Triton 2.1 - 2.3 read a ``tt.store``'s ``{cache = N : i32, evict = N : i32}`` that no
-    case names (custom form) without an error: the store keeps its default hint (asked of
-    each release; the generic form and ``tt.load`` are refused).  True: ``v`` is such a
-    hint, in a text that may be of those releases."""
-    return (op.name == "tt.store" and name in ("cache", "evict") and isinstance(v, IntegerAttr)
-            and v.type == i32 and versions.taken(((versions.OLDEST, (2, 3)),)))
+    """Triton 2.1 - 2.3 read a ``tt.store``'s ``{cache = .., evict = ..}`` hint that no case
+    names, of any kind (``9 : i32``, ``1 : i64``, ``"x"``), without an error in custom form:
+    the store keeps its default hint (asked of each release; the generic form and
+    ``tt.load`` are refused).  True: ``v`` is such a hint, in a text that may be of those
+    releases."""
+    return (op.name == "tt.store" and name in ("cache", "evict")
+            and versions.taken(((versions.OLDEST, (2, 3)),)))
 
 
 def _operands_of(op: Operation):
@@ -1029,7 +1030,10 @@ class _Walker:
         known = self.sees_values.get(block)
         if known is None:
             parent = block.parent_op()
-            known = bool(block.args) or any(o.results for o in block.ops) or (
+            region = block.parent
+            # (every block of the region: one that dominates ``block`` defines what it sees)
+            blocks = region.blocks if region is not None else (block,)
+            known = any(b.args or any(o.results for o in b.ops) for b in blocks) or (
                 parent is not None and parent.parent is not None
                 and self._sees_values(parent.parent)
             )
