@@ -324,3 +324,13 @@ def test_review_a_hex_dense_of_f80_is_refused_with_a_reason(literal):
     text = f"module {{\n  tt.func @f() {{\n    %c = arith.constant dense<{literal}\n    tt.return\n  }}\n}}\n"
     got = ttopt_refusal(text)
     assert got is not None and got[:2] == (3, 30) and "(a float wider than 64 bits)" in got[2]
+
+
+@pytest.mark.parametrize("attrs", ["foo = 1 : i32", 'foo = 1 : i32, "ttg.num-warps" = 4 : i32',
+                                   '"ttg.num-warps" = 4 : i32, tt.x = 1'])
+def test_review_module_attributes_need_a_dialect(attrs, capfd):
+    """builtin.module's own rule (every release): its attributes' names are dialect-prefixed."""
+    text = f"module attributes {{{attrs}}} {{\n}}\n"
+    expected = triton_refusal(text, capfd)
+    assert ttopt_refusal(text) == expected
+    assert (expected is None) == attrs.startswith('"ttg')

@@ -46,7 +46,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
-    ArrayAttr, DenseArrayBase, DictionaryAttr, FloatAttr, IntegerAttr, StringAttr, UnitAttr, f64,
+    ArrayAttr, DenseArrayBase, DictionaryAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr, UnitAttr, f64,
     i1, i32, i64,
 )
 from xdsl.ir import Block, BlockArgument, Operation
@@ -926,6 +926,10 @@ class _Walker:
 
     def checks(self, op: Operation, plan: _Plan, parent: Operation | None) -> None:
         """Everything about ``op`` itself (not its regions)."""
+        if isinstance(op, ModuleOp):  # (ModuleOp::verify: its discardable attributes)
+            for name in sorted(op.attributes):
+                if "." not in name:
+                    _fail(op, f"can only contain attributes with dialect-prefixed names, found: '{name}'")
         if plan.parents is not None and parent is not None and not isinstance(
             parent, plan.parents
         ):
