@@ -173,12 +173,13 @@ def test_dictionaries_with_strings_read_as_xdsl_reads_them(monkeypatch):
     """Module attributes with a string (``ttg.target = "cuda:90"``), read fast and by xDSL's
     parser: equal dictionaries; a string with an escape or a brace inside is read too."""
     text = ('module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
-            'x = "a{b}<c>", y = "q\\"z"} {\n  tt.func public @k() {\n    tt.return\n  }\n}\n')
+            't.x = "a{b}<c>", t.y = "q\\"z"} {\n  tt.func public @k() {\n    tt.return\n  }\n}\n')
+    # (a module's attributes are dialect-prefixed: MLIR's ModuleOp::verify)
     got = []
     for fast in (True, False):
         monkeypatch.setattr(reader, "FAST_DICTS", fast)
         got.append(dict(reader.read_module(text, "k.ttir").op.attributes))
-    assert got[0] == got[1] and got[0]["x"] == StringAttr("a{b}<c>") and got[0]["y"] == StringAttr('q"z')
+    assert got[0] == got[1] and got[0]["t.x"] == StringAttr("a{b}<c>") and got[0]["t.y"] == StringAttr('q"z')
 
 
 def test_fast_locations_refuse_what_the_lexer_refuses():
