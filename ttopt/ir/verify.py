@@ -914,7 +914,7 @@ class _Walker:
         self.serial = 0
         self.dominance: VerificationFailure | None = None  # reported if nothing else is
         self.multi_block: list[Operation] = []  # ops with a region of several blocks
-        self.sees_values: dict[Block, bool] = {}  # (see _sees_values)
+        self.sees_values: dict = {}  # block or region -> bool (see _sees_values)
 
     def run(self, top: Operation) -> None:
         plan = _plan(type(top))
@@ -1035,9 +1035,15 @@ class _Walker:
         if known is None:
             parent = block.parent_op()
             region = block.parent
-            # (every block of the region: one that dominates ``block`` defines what it sees)
-            blocks = region.blocks if region is not None else (block,)
-            known = any(b.args or any(o.results for o in b.ops) for b in blocks) or (
+            # (every block of the region: one that dominates ``block`` defines what it sees;
+            # known per region, once: a region of many blocks is walked once)
+            here = self.sees_values.get(region) if region is not None else None
+            if here is None:
+                blocks = region.blocks if region is not None else (block,)
+                here = any(b.args or any(o.results for o in b.ops) for b in blocks)
+                if region is not None:
+                    self.sees_values[region] = here
+            known = here or (
                 parent is not None and parent.parent is not None
                 and self._sees_values(parent.parent)
             )
