@@ -413,6 +413,23 @@ class TTTensor(TypeKind):
 
 
 @dataclass(frozen=True)
+class TTIntTensor(TypeKind):
+    """Triton's ``TT_IntTensor`` (``tt.make_range``'s result): a ranked tensor of integers."""
+
+    DESCRIPTION: ClassVar[str] = "ranked tensor of integer values"
+
+    def ok(self, t: Attribute) -> bool:
+        return (type(t) is TensorType or isinstance(t, TensorType)) and isinstance(
+            t.element_type, IntegerType
+        )
+
+    def message(self, attr: Attribute) -> str:
+        if versions.checked_release() >= (3, 0):
+            return super().message(attr)
+        return f"must be tensor of integer values, but got '{attr}'"
+
+
+@dataclass(frozen=True)
 class TTType(TypeKind):
     """Triton's ``TT_Type``: ``TT_FloatLike``, ``TT_IntLike`` or ``TT_PtrLike`` (a float,
     a signless integer or a pointer, or a ranked tensor of them; a pointer to a tensor is
@@ -742,6 +759,7 @@ __all__ = [
     "TTIntLike",
     "TTI64Like",
     "TTFloatLike",
+    "TTIntTensor",
     "TTPtrLike",
     "TTLoadPtr",
     "TTTensor",

@@ -82,6 +82,7 @@ from .constraints import (
     TTI64Like,
     TTIntLike,
     TTLoadPtr,
+    TTIntTensor,
     TTPtrLike,
     TTTensor,
     TTTensorFrom3,
@@ -1364,7 +1365,7 @@ class MakeRangeOp(TritonOp):
     name = "tt.make_range"
     start = prop_def(I32_ATTR)
     end = prop_def(I32_ATTR)
-    result = result_def(TENSOR)
+    result = result_def(TTIntTensor())  # (every release, the 2.1 without a range rule too)
     irdl_options = (ParsePropInAttrDict(),)
     traits = tt_traits(Pure())
     assembly_format = "attr-dict `:` type($result)"
@@ -1390,11 +1391,6 @@ class MakeRangeOp(TritonOp):
                     "integer attribute"
                 )
         start, end = start.value.data, end.value.data
-        # (the result's ODS constraint, every release: a tensor of integers)
-        rt = _first(self.results).type
-        if not (isinstance(rt, TensorType) and isinstance(rt.element_type, IntegerType)):
-            ranked = "ranked " if versions.checked_release() >= (3, 0) else ""
-            raise VerifyException(f"result #0 must be {ranked}tensor of integer values, but got '{rt}'")
         # (Triton 2.1 verifies no range; 2.2 - 3.3 no order of its ends: a rule of some
         # releases holds only where every release the text may be from has it)
         if versions.taken(((versions.OLDEST, (2, 1)),)):
