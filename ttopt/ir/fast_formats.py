@@ -394,6 +394,10 @@ def _type_at(parser, text: str, at: int, t_end: int):
     found = SCALAR_TYPES.get(t) or parser.type_cache.get(t)
     if found is not None or not t.startswith(("tensor<", "!")):
         return found
+    if t.startswith(("tensor<", "!t")) and balanced_end(text, at) == t_end:
+        found = parser.type_at(t)  # (cached or built from its text: no token read)
+        if found is not None:
+            return found
     parser.resume_from(at)
     try:
         parsed = parser.parse_type()

@@ -266,6 +266,9 @@ def _by_kind(parser, cls, kind: str, op_name: str, text: str, tail_start: int, t
         at = tail_start + rel
         if balanced_end(text, at) != at + len(t):  # (a type the line does not hold whole,
             return None  # `tensor<2x` + newline + `f32>`: the full parser reads the op)
+        found = parser.type_at(t)
+        if found is not None:
+            return found
         parser.resume_from(at)
         parsed = parser.parse_type()
         if parser.current_token.span.start < at + len(t):

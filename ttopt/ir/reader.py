@@ -1150,6 +1150,22 @@ class TritonParser(ParserBase):
                 return result
         return super().parse_optional_type()
 
+    def type_at(self, key: str):
+        """The type spelled ``key`` (a whole type text whose brackets balance on its line,
+        starting ``tensor<`` or ``!t``), where :meth:`parse_type` would find it without
+        reading: this module's or the shared cache, or :func:`_fast_type` (then remembered,
+        as parse_type remembers it); None otherwise (the caller then lets parse_type read
+        it).  The lexer is not moved: a fast path that reads a line's types by their text
+        spares two tokens a type."""
+        if self._in_dialect_type or self._in_type and not key.startswith("!t"):
+            return None  # (parse_type hands these to xDSL's parser)
+        cached = self._known_type(key)
+        if cached is None and FAST_TYPES:
+            cached = _fast_type(key, self.attribute_aliases, self._encodings)
+            if cached is not None:
+                self._remember_type(key, cached)
+        return cached
+
     def _known_type(self, key: str):
         """The type spelled ``key``: this module's cache, else the one shared by every module
         read in this process (types are immutable values; a text naming an alias (``#blocked``)
