@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import os
+from itertools import accumulate
 import re
 from dataclasses import dataclass, field
 
@@ -96,17 +97,28 @@ def snapshot(op: Operation) -> tuple:
     attributes, location, and its regions' blocks and entry arguments."""
     operands, successors, regions = op_parts(op)
     results = op.results
+    if not results:
+        types = names = ()
+    elif len(results) == 1:  # (most ops: no list built)
+        r = _item(results, 0)
+        types, names = (r.type,), (r.name_hint,)
+    else:
+        types, names = tuple([r.type for r in results]), tuple([r.name_hint for r in results])
+    props, attrs = op.properties, op.attributes
     return (
         operands,
         successors,
         regions,
-        tuple([r.type for r in results]) if results else (),
-        tuple([r.name_hint for r in results]) if results else (),
-        dict(op.properties) if op.properties else None,
-        dict(op.attributes) if op.attributes else None,
+        types,
+        names,
+        dict(props) if props else None,
+        dict(attrs) if attrs else None,
         op.location,
         tuple([_region_snapshot(r) for r in regions]) if regions else (),
     )
+
+
+_item = tuple.__getitem__  # (xDSL's SSAValues.__getitem__ is a Python function)
 
 
 def _region_snapshot(region) -> tuple:
@@ -129,7 +141,11 @@ def same_state(op: Operation, snap: tuple) -> bool:
         return False
     results = op.results
     if results:
-        if tuple([r.type for r in results]) != snap[3] or tuple([r.name_hint for r in results]) != snap[4]:
+        if len(results) == 1:
+            r = _item(results, 0)
+            if (r.type,) != snap[3] or (r.name_hint,) != snap[4]:
+                return False
+        elif tuple([r.type for r in results]) != snap[3] or tuple([r.name_hint for r in results]) != snap[4]:
             return False
     if regions and tuple([_region_snapshot(r) for r in regions]) != snap[8]:
         return False
@@ -143,15 +159,23 @@ _LABEL_NAME = re.compile(r"\^([\w$.-]+)")
 _NON_BLANK = re.compile(r"\S")
 
 
+def _is_trivia(line: str) -> bool:
+    """A blank or comment-only line (``line`` without its newline), as :meth:`_Lines.trivia`
+    judges one."""
+    body = line.strip()
+    return not body or body.startswith("//")
+
+
 def line_starts(text: str) -> list[int]:
     """The offset where each line of ``text`` starts."""
-    starts = [0]
-    find = text.find
-    i = find("\n")
-    while i >= 0:
-        starts.append(i + 1)
-        i = find("\n", i + 1)
+    # (the running sum of the lines' lengths, each with its newline: no Python-level step a
+    # line; the last sum is the end of the text plus one, no line's start)
+    starts = list(accumulate(map(_PLUS_ONE, map(len, text.split("\n"))), initial=0))
+    starts.pop()
     return starts
+
+
+_PLUS_ONE = (1).__add__
 
 
 class _Lines:
@@ -305,12 +329,14 @@ def build(text: str, parsed: str, crlf: bool, module, raw,
         same = parsed.count("\n") == text.count("\n")
         lines = _Lines(text, lines.starts if same else None)
         head, tail = lines.line(head_at), lines.line(tail_at)
-        smap.prologue = "".join(
-            text[lines.start(i) : lines.end(i) + 1] for i in range(head) if not lines.trivia(i)
-        )
-        rest = [text[lines.start(i) : lines.end(i)] for i in range(tail + 1, len(lines.starts))
-                if not lines.trivia(i)]
-        smap.epilogue = "".join("\n" + line for line in rest) + (
+        # (the lines before the module and after it, the trivia left out: split once, each
+        # line judged as _Lines.trivia judges it, without its per-line bookkeeping; the
+        # location aliases below the module are often half the text)
+        starts = lines.starts
+        before = text[: starts[head]].split("\n")[:-1] if head else []
+        smap.prologue = "".join(line + "\n" for line in before if not _is_trivia(line))
+        after = text[starts[tail + 1] :].split("\n") if tail + 1 < len(starts) else []
+        smap.epilogue = "".join("\n" + line for line in after if not _is_trivia(line)) + (
             "\n" if text.endswith("\n") else ""
         )
     return smap
