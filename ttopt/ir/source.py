@@ -133,11 +133,13 @@ def same_state(op: Operation, snap: tuple) -> bool:
         return False
     if op.location is not snap[7]:
         return False
+    # (an empty dictionary was snapshot as None; a dictionary compares with the copy taken
+    # as it is, without another copy)
     props = op.properties
-    if (dict(props) if props else None) != snap[5]:
+    if (props != snap[5]) if props else (snap[5] is not None):
         return False
     attrs = op.attributes
-    if (dict(attrs) if attrs else None) != snap[6]:
+    if (attrs != snap[6]) if attrs else (snap[6] is not None):
         return False
     results = op.results
     if results:

@@ -125,7 +125,13 @@ class TritonPrinter(PrinterBase):
                     continue
                 found = src.clean(op, depth)
                 if found is not None:
-                    self._copy(op, found)
+                    pieces = found.pieces
+                    if len(pieces) == 1:  # (a leaf op, the most common: _copy in short; a
+                        # piece starts a line, so the newline before it is the text's own)
+                        start, end = pieces[0]
+                        write(text[start - 1 : end] if start else "\n" + text[:end])
+                    else:
+                        self._copy(op, found)
                     continue
                 if skip_implicit and op in src.implicit and op is block.last_op:
                     continue  # (a terminator the input left out, still as the parser made it)
