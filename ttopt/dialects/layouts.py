@@ -58,7 +58,9 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 
 from ..xdsl_compat import peek_token
-from .tt_attrs import OpaqueBodyAttr, body_key, scan_body, scanned_body
+from .versions import current
+from .tt_attrs import (OpaqueBodyAttr, blank_before_body, blank_body_error, body_key, scan_body,
+                       scanned_body)
 
 Release = tuple[int, int]
 
@@ -1289,8 +1291,6 @@ class LayoutAttr(OpaqueBodyAttr):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
-        from .tt_attrs import blank_before_body, blank_body_error
-
         tok = peek_token(parser)
         lt = tok.span.start
         raw = "<" + scanned_body(parser, lt) + ">" if tok.text == "<" else ""
@@ -1372,8 +1372,6 @@ def _raise(parser, err: LayoutError, content: str, lt: int, kind: str, raw: str)
 def _parser_reading(parser) -> Reading:
     """The layouts of the text ``parser`` reads (made once per parser and release; handed
     to the verifier through the reader's ``ParseFacts``)."""
-    from .versions import current
-
     release = current().release
     reading = getattr(parser, "_ttopt_layouts", None)
     if reading is None or reading.release != release:

@@ -25,6 +25,7 @@ from xdsl.printer import Printer
 
 from ..xdsl_compat import dialect_symbol_body, peek_token
 from .constraints import register_pointer_type, same, shape_of, with_element
+from .versions import current
 
 # ---------------------------------------------------------------------------- enums
 CACHE_MODIFIER = {"none": 1, "ca": 2, "cg": 3, "wb": 4, "cs": 5, "wt": 6, "cv": 7}
@@ -104,8 +105,6 @@ register_pointer_type(PointerType)
 
 
 def _current_syntax():
-    from .versions import current
-
     return current()
 
 

@@ -200,6 +200,7 @@ _LOC_KEYWORD = re.compile(r"loc(?![\w$.])")
 _LOC_OF_ALIAS = re.compile(r"loc(?:[ \t\n\r]|//[^\n]*)*+\((?:[ \t\n\r]|//[^\n]*)*+(#[\w$.-]+)")
 # `%name: type` of a block argument (a scalar type's name, or where another type starts)
 _BLOCK_ARG = re.compile(r"(%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)): ([A-Za-z_][\w.]*(?=[ ,)])|(?=[!t]))")
+_BARE_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")  # (the lexer's bare identifier)
 FAST_BLOCK_ARGS = True  # (off: every block argument list through xDSL's parser)
 FAST_LABELS = True  # (off: every block label through xDSL's parser)
 _VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
@@ -731,6 +732,30 @@ class TritonParser(ParserBase):
                 self.resume_from(end)
                 return block
         return super().parse_block_arguments(block)
+
+    def parse_optional_argument(self, expect_type: bool = True):  # type: ignore[override]
+        """xDSL's ``%name: type`` (a function's argument), with the common case read from the
+        text: ``: `` right after the name, then a scalar type, or a type whose text
+        :meth:`type_at` knows (as :meth:`parse_type` would take it, without lexing its
+        tokens); anything else is xDSL's."""
+        tok = self.current_token
+        if expect_type and tok.kind == MLIRTokenKind.PERCENT_IDENT:
+            text = self.source
+            at = tok.span.end + 2
+            if text.startswith(": ", tok.span.end):
+                typ = None
+                if text.startswith(("tensor<", "!t"), at):
+                    end = _balanced_end(text, at)
+                    if end is not None:
+                        typ = self.type_at(text[at:end])
+                elif (m := _BARE_TOKEN.match(text, at)) is not None:
+                    # (a bare identifier: parse_type's scalar, or its parser's)
+                    typ = SCALAR_TYPES.get(m.group())
+                    end = m.end()
+                if typ is not None:
+                    self.resume_from(end)
+                    return self.Argument(tok.span, typ)
+        return super().parse_optional_argument(expect_type)
 
     def _fast_block_args(self, start: int):
         """``([(offset, name, type, location or None)...], end)`` for the argument list at
