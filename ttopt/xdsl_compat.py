@@ -371,6 +371,14 @@ def dialect_symbol_body(parser) -> str:
     return parser._parse_dialect_symbol_body()  # noqa: SLF001
 
 
+def continue_after(parser, pos: int) -> None:
+    """Move any xDSL parser on to offset ``pos``, as its own scan of a dialect symbol's
+    ``<...>`` body leaves it (``_parse_dialect_symbol_body``: the lexer there, the next token
+    lexed), for a body whose end is known."""
+    parser.lexer.pos = pos
+    parser._parser_state.current_token = parser.lexer.lex()  # noqa: SLF001
+
+
 def own_verify(cls):
     """The ``verify_`` that ``cls``'s own source defines (None: it defines none), without the
     IRDL checks that xDSL 0.74's ``irdl_op_definition`` wraps around it (its wrapper's

@@ -23,7 +23,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
-from ..xdsl_compat import dialect_symbol_body, peek_token
+from ..xdsl_compat import continue_after, dialect_symbol_body, peek_token
 from .constraints import register_pointer_type, same, shape_of, with_element
 from .versions import current
 
@@ -245,17 +245,25 @@ class UnbalancedBody(Exception):
 
 
 def scanned_body(parser, lt: int) -> str:
-    """The body between the ``<`` at ``lt`` (the parser's token) and its ``>``, read by
-    xDSL's scanner after MLIR's has found no error in it (else MLIR's error, at the ``<``)."""
-    check_body(parser, lt)
-    return dialect_symbol_body(parser)
+    """The body between the ``<`` at ``lt`` (the parser's token) and its ``>``, where
+    MLIR's scanner finds no error in it (else MLIR's error, at the ``<``); the parser moves
+    on past it, as xDSL's scanner would leave it."""
+    end = check_body(parser, lt)
+    if end is None:
+        return dialect_symbol_body(parser)
+    # (MLIR's scanner found the body balanced: xDSL's, a loop over its characters, would
+    # end at the same `>`, whose brackets and strings it matches alike)
+    body = parser.lexer.input.content[lt + 1 : end - 1]
+    continue_after(parser, end)
+    return body
 
 
-def check_body(parser, lt: int) -> None:
+def check_body(parser, lt: int) -> int | None:
     """MLIR's error for the ``<...>`` body opening at ``lt``, if it has one (unbalanced, or
-    a NUL byte inside: the reader's ``parser.nul_offsets``, where it records them)."""
+    a NUL byte inside: the reader's ``parser.nul_offsets``, where it records them); else the
+    end of the body (after its ``>``), as :func:`scan_body` finds it."""
     try:
-        scan_body(parser.lexer.input.content, lt, getattr(parser, "nul_offsets", None) or ())
+        return scan_body(parser.lexer.input.content, lt, getattr(parser, "nul_offsets", None) or ())
     except UnbalancedBody as e:
         at = lt if e.at is None else e.at
         parser.raise_error(e.message, at, at + 1)
