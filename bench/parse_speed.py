@@ -135,11 +135,20 @@ def main(argv=None) -> int:
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(rows, indent=1))
     if args.profile:
+        from ttopt import pipeline
+
+        # (the work runs on the pipeline's worker thread, which cProfile does not see: run
+        # it on this thread, as a call from that thread would, for the profile)
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+        pipeline._tls.deep = True  # noqa: SLF001
         prof = cProfile.Profile()
         prof.enable()
-        for p in texts:
-            ttopt.optimize(texts[p], passes, str(p))
-        prof.disable()
+        try:
+            for p in texts:
+                ttopt.optimize(texts[p], passes, str(p))
+        finally:
+            prof.disable()
+            pipeline._tls.deep = False  # noqa: SLF001
         out = io.StringIO()
         pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(25)
         print(out.getvalue())
