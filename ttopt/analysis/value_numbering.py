@@ -190,6 +190,12 @@ class ValueNumbering:
         would have: no op needs to exist)."""
         return self._intern(self._const_key(value_attr, typ))
 
+    def structural(self, op: Operation) -> bool:
+        """Are ``op``'s results numbered by their key (``op``'s name, properties and
+        attributes, result types, operand numbers)?  If not, each has a number of its own
+        (or, declared with :meth:`alias`, another value's)."""
+        return self.pure_ops and self._numberable(op)
+
     # ------------------------------------------------------------------ facts
     def alias(self, value: SSAValue, like: SSAValue) -> bool:
         """Declare ``value`` equal to ``like`` wherever a pass compares them (the caller's

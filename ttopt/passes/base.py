@@ -137,13 +137,18 @@ class FunctionWalkPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         stats = PassStats(self.name)
         for func in functions(op):
-            if self.NEEDS_TWO and not holds_two(func, self.NEEDS_TWO):
+            if not self.may_rewrite(func):
                 continue
             self.begin_function(func)
             removed = sum(self._block(block, {}) for region in func.regions for block in region.blocks)
             if removed:
                 stats.per_function[func.sym_name.data] += removed
         record_stats(stats)
+
+    def may_rewrite(self, func: FuncOp) -> bool:
+        """False where the pass provably rewrites nothing in ``func`` (it is then not
+        walked): by default, where ``func`` holds fewer than two ops of ``NEEDS_TWO``."""
+        return not self.NEEDS_TWO or holds_two(func, self.NEEDS_TWO)
 
     def begin_function(self, func: FuncOp) -> None:
         """Reset per-function state (with :meth:`set_state`)."""
@@ -180,6 +185,30 @@ def holds_two(op: Operation, classes: tuple[type, ...]) -> bool:
                         todo.append(op_)
                     op_ = op_.next_op
     return False
+
+
+def ops_of(op: Operation, classes: tuple[type, ...]) -> list[Operation]:
+    """The ops of ``classes`` inside ``op`` (at any depth; ``op`` itself left out), found as
+    :func:`holds_two` finds them: each block's ops in order, the regions of an op after the
+    rest of its block (not in program order)."""
+    found: list[Operation] = []
+    todo = [op]
+    kinds: dict[type, bool] = {}  # (isinstance on op classes goes through ABCMeta: once a class)
+    while todo:
+        for region in todo.pop().regions:
+            for block in region.blocks:
+                op_ = block.first_op
+                while op_ is not None:
+                    cls = type(op_)
+                    hit = kinds.get(cls)
+                    if hit is None:
+                        hit = kinds[cls] = issubclass(cls, classes)
+                    if hit:
+                        found.append(op_)
+                    if op_.regions:
+                        todo.append(op_)
+                    op_ = op_.next_op
+    return found
 
 
 def enclosing_function_name(op: Operation) -> str:

@@ -117,7 +117,7 @@ from xdsl.rewriter import InsertPoint
 from ..dialects.arith import ConstantOp, DivfOp, MulfOp
 from ..dialects.tt import BroadcastOp, ExpandDimsOp, FuncOp, SplatOp
 from ..xdsl_compat import set_value_name
-from .base import PassStats, collect_stats, forget_names, functions, holds_two, record_stats
+from .base import PassStats, collect_stats, forget_names, functions, ops_of, record_stats
 
 
 def _elem(op: Operation):
@@ -442,6 +442,26 @@ def divisor_uses(scope: Operation | None) -> Counter:
     return uses
 
 
+def has_chain(scope: Operation) -> bool:
+    """Is there a division in ``scope`` that a rule may rewrite: an ``arith.divf`` on floats
+    with an operand that :func:`_single_use_div` takes for ``L(a/b)``?  Every rewrite needs
+    one (:func:`rewrite_division`), and only a rewrite changes the IR, so where there is
+    none the walk would rewrite nothing.  (A malformed ``arith.divf``, which the verifier
+    refuses, is left to the walk, where the function holds two divisions.)"""
+    divisions = ops_of(scope, (DivfOp,))
+    if len(divisions) < 2:
+        return False
+    for op in divisions:
+        if len(op.operands) != 2 or len(op.results) != 1:
+            return True
+        if _is_float(op) and (
+            _single_use_div(op.operands[0], op) is not None
+            or _single_use_div(op.operands[1], op) is not None
+        ):
+            return True
+    return False
+
+
 # ------------------------------------------------------------------ the pattern
 class DivChainPattern(RewritePattern):
     """``div-chain``'s rewrite as an xDSL pattern on ``arith.divf``.
@@ -559,7 +579,7 @@ class DivChain(ModulePass):
         pattern = DivChainPattern(defer_errors=True)
         walker = PatternRewriteWalker(pattern, apply_recursively=False)
         for func in functions(op):
-            if not holds_two(func, (DivfOp,)):  # (every rule takes two divisions)
+            if not has_chain(func):  # (no division a rule applies to: nothing to walk)
                 continue
             before = pattern.removed
             walker.rewrite_region(func.body)

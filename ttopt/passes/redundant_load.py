@@ -119,7 +119,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
 from ..analysis.addresses import AddressAnalysis
 from ..analysis.effects import WriteCache
@@ -137,7 +137,7 @@ from .base import (
     erase_op,
     forget_names,
     functions,
-    holds_two,
+    ops_of,
     record_stats,
     replace_value,
 )
@@ -148,6 +148,13 @@ EVICT_LAST = 3
 
 # Ops whose regions may run many times: loops, and combiners/bodies run per element.
 _REPEATED = (ForOp, WhileOp, ReduceOp, ScanOp, MapElementwiseOp)
+
+# Ops through whose first operand a pointer is followed down to its root (:meth:`_root`):
+# ``tt.addptr`` (its base) and the ops that move a pointer's lanes.
+_ROOT_THROUGH = frozenset(
+    {"tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "ttg.convert_layout", "tt.reshape", "tt.trans"}
+)
+_ANY = object()  # a root that may be any other (see RedundantLoad._root)
 
 MAX_ENTRIES = 8
 """At most this many entries are available per address (load key): when one more would be
@@ -362,17 +369,22 @@ class RedundantLoad(FunctionWalkPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         stats = LoadStats(self.name)
         for func in functions(op):
-            if not holds_two(func, self.NEEDS_TWO):
+            numbering = ValueNumbering(pure_ops=self.value_numbering)
+            paired = self._paired_loads(func, numbering)
+            if not paired:  # (no two loads could be merged: nothing to walk)
                 continue
-            self.begin_function(func)
+            self.begin_function(func, numbering)
+            self.set_state(paired=paired)
             removed = sum(self._block(block, {}) for region in func.regions for block in region.blocks)
             if removed:
                 stats.per_function[func.sym_name.data] += removed
             stats.per_kind.update(self.kinds)
         record_stats(stats)
 
-    def begin_function(self, func) -> None:
-        numbering = ValueNumbering(pure_ops=self.value_numbering)
+    def begin_function(self, func, numbering: ValueNumbering | None = None) -> None:
+        """The function's analyses, on ``numbering`` (a new one if None)."""
+        if numbering is None:
+            numbering = ValueNumbering(pure_ops=self.value_numbering)
         self.set_state(
             writes=WriteCache(),  # merging loads removes no writer: valid for the function
             numbering=numbering,
@@ -382,17 +394,90 @@ class RedundantLoad(FunctionWalkPass):
             clock=count(1),  # stamps of Entry.used
         )
 
+    # ------------------------------------------------------------------ what can pair
+    def _paired_loads(self, func: Operation, numbering: ValueNumbering) -> set[LoadOp]:
+        """The eligible loads of ``func`` that may have one address (:meth:`_addr`) with
+        another eligible load of ``func``: the only loads that can be merged or merged into.
+        Empty: the pass has nothing to do in ``func``.
+
+        Every rewrite replaces a load B by an entry of B's address, and an entry of an
+        address comes only from loads of that address.  A load that no other load can share
+        its address with is thus never merged, and its entry would never be looked up: the
+        walk leaves it alone, without numbering its operands (value numbering is
+        structural: no other value's number depends on whether these were numbered).  Two
+        loads can share an address only if they have one :meth:`_shape_key` and their
+        pointers one :meth:`_root` (or one of the roots is ``_ANY``).  The pass creates no
+        load and changes no load's shape key (of the properties it changes, only ``evict``,
+        and only where the two loads already have the same hints) or root, so the set,
+        taken once before the walk, holds for the whole walk.  (``numbering``: the one the
+        walk will use, asked only which ops it numbers by their keys.)"""
+        loads = [load for load in ops_of(func, (LoadOp,)) if eligible(load)]
+        if len(loads) < 2:
+            return set()
+        roots = {load: self._root(load.ptr, numbering) for load in loads}
+        per_root = Counter(roots.values())
+        if _ANY not in per_root:  # (a root of its own: no shape key needed)
+            loads = [load for load in loads if per_root[roots[load]] > 1]
+        groups: dict[object, list[LoadOp]] = {}
+        for load in loads:
+            groups.setdefault(self._shape_key(load), []).append(load)
+        paired: set[LoadOp] = set()
+        for group in groups.values():
+            if len(group) < 2:
+                continue
+            in_group = Counter(roots[load] for load in group)
+            if _ANY in in_group:
+                paired.update(group)
+            else:
+                paired.update(load for load in group if in_group[roots[load]] > 1)
+        return paired
+
+    def _root(self, ptr: SSAValue, numbering: ValueNumbering):
+        """The value under ``ptr``'s ops of :data:`_ROOT_THROUGH`, by their first operands;
+        ``_ANY`` where the pointer could have one value number with a pointer of another
+        root.
+
+        Two pointers with one number have one root, or one of the roots is ``_ANY``: a
+        result numbered by its key has the number of a result of the same op name with
+        operands of the same numbers, so down the two chains the first operands have one
+        number, until a value that is not numbered by its key, whose number is its own
+        (the root: one value), or another value's (an ``scf.while`` ``after`` argument,
+        aliased: ``_ANY``); a value numbered by its key that is not in
+        :data:`_ROOT_THROUGH` (a constant, ``arith.select`` ...) is ``_ANY``.  The values
+        the pass replaces (results of loads, and of the ``scf.if``/``scf.while`` ops it
+        rebuilds) are ``_ANY``: what uses them is numbered from their replacements."""
+        v = ptr
+        for _ in range(64):
+            if isinstance(v, BlockArgument):
+                return _ANY if isinstance(v.block.parent_op(), WhileOp) else v
+            if not isinstance(v, OpResult):
+                return _ANY
+            op = v.op
+            if isinstance(op, (LoadOp, IfOp, WhileOp)):
+                return _ANY
+            if not numbering.structural(op):
+                return v
+            if op.name not in _ROOT_THROUGH or not op.operands:
+                return _ANY
+            v = op.operands[0]
+        return _ANY  # (a chain this long: not followed to its end)
+
     # ------------------------------------------------------------------ walking
     def _block(self, block: Block, available: dict) -> int:
         """Walk ``block`` with the loads ``available`` at its start; ``available`` is updated
-        in place to what is available at its end.  Returns the loads removed."""
+        in place to what is available at its end.  Returns the loads removed.
+
+        A writer met while nothing is available has nothing to remove: its effects are not
+        asked for (``available`` never holds an address with no entry)."""
         removed = 0
+        paired = self.paired
         for op in list(block.ops):
             if isinstance(op, LoadOp) and eligible(op):
-                removed += self._load(op, available)
+                if op in paired:  # (any other load is never merged: see _paired_loads)
+                    removed += self._load(op, available)
             elif op.regions:
                 removed += self._region_op(op, available)
-            elif self.writes.may_write(op):
+            elif available and self.writes.may_write(op):
                 self._past_writer(op, available)
         return removed
 
@@ -401,8 +486,7 @@ class RedundantLoad(FunctionWalkPass):
             return self._if(op, available)
         if isinstance(op, WhileOp):
             return self._while(op, available)
-        stores = self._stores_in(op)
-        survivors = {} if stores is None else self._filtered(available, stores)
+        survivors = self._survivors(op, available)
         inherited = survivors if isinstance(op, _REPEATED) else {}
         removed = 0
         for region in op.regions:
@@ -473,8 +557,7 @@ class RedundantLoad(FunctionWalkPass):
             if len(forwarded) == len(after[0].args):
                 for arg, value in zip(after[0].args, forwarded):
                     self.numbering.alias(arg, value)
-        stores = self._stores_in(op)
-        survivors = {} if stores is None else self._filtered(available, stores)
+        survivors = self._survivors(op, available)
         removed = 0
         before_tab = dict(survivors)
         for i, block in enumerate(before):
@@ -499,6 +582,14 @@ class RedundantLoad(FunctionWalkPass):
         return removed
 
     # ------------------------------------------------------------------ writers
+    def _survivors(self, op: Operation, available: dict) -> dict:
+        """The entries of ``available`` that every writer inside ``op`` lets through (none
+        available: none, and ``op``'s writers are not asked for)."""
+        if not available:
+            return {}
+        stores = self._stores_in(op)
+        return {} if stores is None else self._filtered(available, stores)
+
     def _stores_in(self, op: Operation) -> list[StoreOp] | None:
         """The stores inside ``op`` if they are its only writers ([] if it writes nothing);
         None if anything else inside may write (or ``disjoint-stores`` is off and something
@@ -531,14 +622,20 @@ class RedundantLoad(FunctionWalkPass):
             available.clear()
 
     # ------------------------------------------------------------------ loads
-    def _addr(self, op: LoadOp):
+    def _shape_key(self, op: LoadOp):
+        """What of a load's address (:meth:`_addr`) is not its pointer's number: two loads
+        with different shape keys never have one address."""
         boundary = op.properties.get("boundaryCheck")
         if boundary is not None and not boundary.get_values():
             boundary = None  # `array<i32>` (generic form) is the default, as absent
-        key = (self.numbering.number(op.ptr), op.result.type, boundary, op.properties.get("padding"))
+        key = (op.result.type, boundary, op.properties.get("padding"))
         if self.respect_hints:
             key = (key, op.cache_modifier, op.eviction_policy)
         return key
+
+    def _addr(self, op: LoadOp):
+        """The address of a load: its pointer's value number and its shape key."""
+        return (self.numbering.number(op.ptr), self._shape_key(op))
 
     def _load(self, op: LoadOp, available: dict) -> int:
         """Replace ``op`` by an available load's value if a rule applies (1), else record it

@@ -100,7 +100,7 @@ from xdsl.traits import Commutative
 from ..analysis.effects import is_pure
 from ..dialects.scf import ForOp, IfOp, WhileOp
 from ..dialects.tt import ReduceOp, ScanOp
-from .base import FunctionWalkPass, erase_op, replace_value
+from .base import FunctionWalkPass, erase_op, ops_of, replace_value
 
 _REDUCTIONS = (ReduceOp, ScanOp)
 _INHERITS = (IfOp, ForOp, WhileOp, ReduceOp, ScanOp)  # pure reuse is fine inside loops too
@@ -274,6 +274,51 @@ def reduction_key(op: Operation, numbering: ValueNumbering):
     )
 
 
+SHALLOW_DEPTH = 3
+
+
+def shallow_key(op: Operation) -> tuple:
+    """What :func:`reduction_key` gives ``op`` with each operand's number coarsened to its
+    :func:`shape_of` (to :data:`SHALLOW_DEPTH`): reductions with different shallow keys
+    never have one reduction key."""
+    return (
+        op.name,
+        tuple(shape_of(v, SHALLOW_DEPTH) for v in op.operands),
+        op.properties.get("axis"),
+        op.properties.get("reverse"),
+        tuple(op.result_types),
+    )
+
+
+def shape_of(value: SSAValue, depth: int):
+    """A coarse form of ``value``'s number in a function's :class:`ValueNumbering`: values
+    with one number have one shape (for any ``depth``).  Follows :meth:`ValueNumbering.
+    _compute` case by case: a value numbered by itself is itself; any result of one
+    ``scf.for`` (its loop-carried values may be congruent) is that loop; every ``scf.if``
+    result is one shape (two ``scf.if`` results may be numbered alike); a result numbered
+    by its op is the op's name, the result's index and its operands' shapes, depth - 1 down
+    (two operands as a set: those of a commuting op may be exchanged, :func:`operand_forms`),
+    or, past ``depth``, one shape for all.  A number that is the value's own (the depth
+    limit of the numbering was passed) is only that value's, whose shape is its own."""
+    if depth == 0:
+        return ()
+    if isinstance(value, BlockArgument):
+        return value
+    op = value.owner
+    if not isinstance(op, Operation):
+        return value
+    if isinstance(op, IfOp):
+        return "scf.if"
+    if isinstance(op, ForOp):
+        return op
+    if op.regions or op.name in _NEVER_EQUAL or not is_pure(op):
+        return value
+    operands = tuple(shape_of(v, depth - 1) for v in op.operands)
+    if len(operands) == 2:  # (any two operands as a set: commuting or not, coarser is sound)
+        return (op.name, value.index, frozenset(operands))
+    return (op.name, value.index, operands)
+
+
 def regions_equivalent(ra: Region, rb: Region, outer: dict | None = None) -> bool:
     """Structural equivalence of two single-block regions (``outer``: enclosing mapping):
     block arguments mapped in order, ops in order, commuting ops' operands in either order."""
@@ -329,6 +374,31 @@ class RedundantReduce(FunctionWalkPass):
     summary: ClassVar[str] = "replace a tt.reduce/tt.scan by an earlier one with the same operands, axis and an equivalent combiner"
 
     NEEDS_TWO: ClassVar[tuple[type, ...]] = _REDUCTIONS  # (one merged into the other)
+
+    def may_rewrite(self, func) -> bool:
+        """Are there two reductions in ``func`` that could be merged?  Not where no two of
+        its pure reductions have one :func:`shallow_key` and equivalent combiners (either
+        way round): every merge needs two such (their full keys equal, the later one's
+        combiner equivalent to the earlier one's), and only a merge changes the IR, so
+        where the first merge is impossible there is none.  Each function is walked once
+        for this (as ``holds_two`` would), without numbering anything."""
+        reductions = ops_of(func, _REDUCTIONS)
+        if len(reductions) < 2:
+            return False
+        groups: dict[tuple, list[Operation]] = {}
+        for op in reductions:
+            if is_pure(op):
+                groups.setdefault(shallow_key(op), []).append(op)
+        for group in groups.values():
+            for i, a in enumerate(group):
+                for b in group[i + 1:]:
+                    if not a.regions or not b.regions:
+                        return True  # (not a valid reduction: left to the walk)
+                    if regions_equivalent(a.regions[0], b.regions[0]) or regions_equivalent(
+                        b.regions[0], a.regions[0]
+                    ):
+                        return True
+        return False
 
     def begin_function(self, func) -> None:
         self.set_state(numbering=ValueNumbering())
