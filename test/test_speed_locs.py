@@ -127,3 +127,142 @@ def test_plain_definitions_of_the_corpus_are_what_resolve_builds():
             continue
         slow = _plainly(text)
         assert fast[0] == slow[0] and _shape(fast[1].values) == _shape(slow[1].values), path
+
+
+# ------------------------------------------------------------------ release detection
+import re  # noqa: E402
+
+from ttopt.dialects import versions  # noqa: E402
+from ttopt.ir.reader import _in_comment_or_location  # noqa: E402
+
+_NEWLINE_IN_CATEGORY = {  # (re's categories, as re._parser names them: whether "\n" is one)
+    name: re.match(rx, "\n") is not None
+    for name, rx in (("CATEGORY_SPACE", r"\s"), ("CATEGORY_NOT_SPACE", r"\S"),
+                     ("CATEGORY_WORD", r"\w"), ("CATEGORY_NOT_WORD", r"\W"),
+                     ("CATEGORY_DIGIT", r"\d"), ("CATEGORY_NOT_DIGIT", r"\D"))
+}
+
+
+def _set_holds_newline(items) -> bool:
+    negate, found = False, False
+    for op, av in items:
+        op = str(op)
+        if op == "NEGATE":
+            negate = True
+        elif op == "LITERAL":
+            found |= av == 10
+        elif op == "RANGE":
+            found |= av[0] <= 10 <= av[1]
+        elif op == "CATEGORY":
+            found |= _NEWLINE_IN_CATEGORY[str(av)]
+        else:
+            raise AssertionError(f"a set of {op}: not known here")
+    return found != negate
+
+
+def _may_hold_newline(items) -> bool:
+    """Whether a match of the parsed pattern ``items`` may hold a newline (what lookarounds
+    and anchors look at is not in the match)."""
+    for op, av in items:
+        op = str(op)
+        if op == "LITERAL":
+            hit = av == 10
+        elif op == "NOT_LITERAL":
+            hit = av != 10
+        elif op == "ANY":
+            hit = False  # (no DOTALL: checked by the caller)
+        elif op == "IN":
+            hit = _set_holds_newline(av)
+        elif op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            hit = _may_hold_newline(av[2])
+        elif op == "SUBPATTERN":
+            hit = _may_hold_newline(av[3])
+        elif op == "ATOMIC_GROUP":
+            hit = _may_hold_newline(av)
+        elif op == "BRANCH":
+            hit = any(_may_hold_newline(b) for b in av[1])
+        elif op in ("AT", "ASSERT", "ASSERT_NOT"):
+            hit = False
+        else:
+            raise AssertionError(f"{op}: not known here")
+        if hit:
+            return True
+    return False
+
+
+_ALL_SIGNS = (*versions.SIGNS, *versions.op_signs())
+
+
+@pytest.mark.parametrize("index", range(len(_ALL_SIGNS)))
+def test_a_sign_on_one_line_has_no_match_over_lines(index):
+    """``Sign.one_line``: no match of the pattern holds a newline (detect searches such a
+    sign from the line of its first literal)."""
+    import re._parser as parser  # (Python's own parse of a pattern)
+
+    sign = _ALL_SIGNS[index]
+    assert not sign.pattern.flags & re.DOTALL
+    assert _may_hold_newline(parser.parse(sign.pattern.pattern)) == (not sign.one_line), sign.what
+
+
+def test_the_parse_walk_sees_a_newline():
+    import re._parser as parser
+
+    for rx, holds in ((r"a\s*b", True), (r"a[^\n]*b", False), (r"a[^x]b", True), (r"a\Wb", True),
+                      (r"(?:a|\n)", True), (r"a(?=\n)", False), (r"a.b", False), (r"[\w.-]+", False)):
+        assert _may_hold_newline(parser.parse(rx)) == holds, rx
+
+
+def _detect_from_the_start(text: str) -> versions.Detected:
+    """detect() as it was: every sign that has a literal searched from the text's start."""
+    hidden = lambda pos: _in_comment_or_location(text, pos)  # noqa: E731
+    found = versions.Detected(versions.OLDEST, versions.NEWEST)
+    for sign in _ALL_SIGNS:
+        if not any(lit in text for lit in sign.literals):
+            continue
+        for at in sign.matches(text):
+            if hidden(at):
+                continue
+            if sign.low > found.low:
+                found.low, found.low_sign = sign.low, (sign, at)
+            if sign.high < found.high:
+                found.high, found.high_sign = sign.high, (sign, at)
+            if found.low > found.high:
+                raise versions.VersionConflict(found)
+            break
+    if found.high <= (2, 3) and found.low < (2, 2) and "!tt.ptr<" in text:
+        found.high = (2, 1)
+    return found
+
+
+def _detected(fn, text):
+    try:
+        d = fn(text)
+    except versions.VersionConflict as e:
+        d = e.found
+    return (d.low, d.high, d.low_sign and (d.low_sign[0].what, d.low_sign[1]),
+            d.high_sign and (d.high_sign[0].what, d.high_sign[1]))
+
+
+def _texts_with_signs():
+    """Each sign's literals in lines of every kind: an op, a comment, a location's string,
+    a location alias definition, after others of the same sign."""
+    for sign in _ALL_SIGNS:
+        for lit in sign.literals:
+            for line in (f"  %a = {lit} %x : i32", f"  // {lit}", f'  %a = tt.foo loc("{lit}")',
+                         f'#loc3 = loc("{lit}":1:2)', f"  %b = tt.splat %x : {lit}", lit):
+                yield line + "\n"
+                yield "module {\n" + line + "\n" + line + "\n}\n"
+                yield "x = ttg.\n  %c = " + line + "\n"
+
+
+def test_detect_finds_what_a_search_from_the_start_finds():
+    n = 0
+    texts = list(_texts_with_signs())
+    for path in fixture_files() + corpus_files()[::29]:
+        texts.append(path.read_text(errors="surrogateescape"))
+    for text in texts:
+        hidden = lambda pos, t=text: _in_comment_or_location(t, pos)  # noqa: E731
+        assert _detected(lambda t: versions.detect(t, hidden), text) == _detected(
+            _detect_from_the_start, text), text[:200]
+        n += 1
+    assert n > 1000
