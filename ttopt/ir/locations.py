@@ -475,16 +475,15 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
     body is scanned to its ``)`` (:func:`_body_end`).  A body no ``)`` closes runs to the
     input's end (everything after it is inside it, as far as MLIR reads): the scan stops
     there, and its parse says what MLIR says (``expected ')' in inline location``...)."""
-    raw: dict[str, tuple[str, int]] = {}
+    # name -> (body, offset of the body); the match of a definition in a plain form
+    # (_LOC_ALIAS_DEF's parts) until its text is needed (see below)
+    raw: dict[str, tuple[str, int] | re.Match] = {}
     starts: dict[str, int] = {}
     lines: list[tuple[str, bool]] = []
     unclosed: str | None = None  # the definition that no `)` closes (the last one found)
     module_start = _module_start(text)
     hidden = _HiddenScanner(text)
     pieces: list[str] = []
-    # the matches of the first definitions, as long as each is in one of the plain forms
-    # (_LOC_ALIAS_DEF's parts): built without resolve() below, once the scan is done
-    plain: list[re.Match] = []
     last = 0
     pos = 0
     while True:
@@ -507,13 +506,11 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
             if name in raw:
                 ln, col = line_col(text, at)
                 raise TTOptError(f"redefinition of location alias '{name}'", filename, ln, col)
-            raw[name] = (text[head_end : end - 1], head_end)
+            raw[name] = m
             starts[name] = at
             lines.append((m.group(), at < module_start))
             pieces.append(text[last:at])
             pieces.append(" " * (end - at))  # every offset stays where it was
-            if len(plain) == len(starts) - 1:  # (every one before is plain too)
-                plain.append(m)
             last = pos = end
             continue
         # (LOC_ALIAS at `at`: its head is what _LOC_ALIAS_START matched, the character
@@ -606,16 +603,22 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
         values[name] = loc
         return loc
 
-    # the plain definitions first, in order (each names only aliases above it, which are in
-    # `values` then: resolve() would find the same), up to one that may be an error or needs
-    # the parser (a line or column of 10 digits or more); then resolve() reads the rest
-    for m in plain:
+    # the first definitions, as long as each is in a plain form, in order (each names only
+    # aliases above it, which are in `values` then: resolve() would find the same), up to one
+    # that may be an error or needs the parser (a line or column of 10 digits or more)
+    for name, m in raw.items():
+        if isinstance(m, tuple):
+            break
         loc = _plain_location(m, values, cache)
         if loc is None:
             break
-        values[m.group(1)] = loc
-    for name in itertools.islice(raw, len(values), None):
-        resolve(name)
+        values[name] = loc
+    if len(values) < len(raw):  # resolve() reads the rest, from their text
+        for name, m in raw.items():
+            if not isinstance(m, tuple):
+                raw[name] = (text[m.end(2) : m.end() - 1], m.end(2))
+        for name in itertools.islice(raw, len(values), None):
+            resolve(name)
     if unclosed is not None:  # (read by fast_loc: the input ends right after its body)
         ln, col = line_col(text, wrong_token_offset(text, len(text), True))
         raise TTOptError("expected ')' in inline location", filename, ln, col)
@@ -627,27 +630,29 @@ def _plain_location(m: re.Match, values: dict, cache: dict) -> LocationAttr | No
     :func:`fast_loc` builds it (same ``cache``), its aliases taken from ``values``; None
     where one is not there (undefined, or not above it) or a number has 10 digits or more
     (then resolve() says what is wrong, or the parser reads it)."""
-    string, line, col, child, callee, caller = m.group(3, 4, 5, 6, 7, 8)
-    if line is not None:
+    form = m.lastindex  # (the group that closed last: which form it is)
+    if form == 5:  # "file":line:col
+        string, line, col = m.group(3, 4, 5)
         if len(line) >= 10 or len(col) >= 10:
             return None
-        key = (string, int(line), int(col))
+        key = (string, _int_of(line), _int_of(col))
         loc = cache.get(key)
         if loc is None:
             loc = cache[key] = file_line_col(_cached_str(cache, string), int_attr(key[1]),
                                              int_attr(key[2]))
         return loc
-    if child is not None:
+    if form == 6:  # "name"(#child)
+        string, child = m.group(3, 6)
         child_loc = values.get(child)
         if child_loc is None:
             return None
         return unchecked(NameLoc, _cached_str(cache, string), child_loc)
-    if callee is not None:
-        callee_loc, caller_loc = values.get(callee), values.get(caller)
+    if form == 8:  # callsite(#callee at #caller)
+        callee_loc, caller_loc = values.get(m.group(7)), values.get(m.group(8))
         if callee_loc is None or caller_loc is None:
             return None
         return unchecked(CallSiteLoc, callee_loc, caller_loc)
-    return UnknownLoc()  # (a new object each, as fast_loc makes it)
+    return UnknownLoc()  # (`unknown`; a new object each, as fast_loc makes it)
 
 
 _NOT_NEWLINE = re.compile(r"[^\n]+")
@@ -997,6 +1002,20 @@ def int_attr(n: int) -> IntAttr:
             _INTS.clear()
         attr = _INTS[n] = unchecked_data(IntAttr, n)
     return attr
+
+
+_INT_VALUES: dict[str, int] = {}
+
+
+def _int_of(digits: str) -> int:
+    """``int(digits)`` (a line or column number as written), remembered: a lookup costs less
+    than reading the digits again."""
+    n = _INT_VALUES.get(digits)
+    if n is None:
+        if len(_INT_VALUES) >= 65536:
+            _INT_VALUES.clear()
+        n = _INT_VALUES[digits] = int(digits)
+    return n
 
 
 def _cached_str(cache: dict, s: str) -> StringAttr:
