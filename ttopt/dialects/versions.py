@@ -369,6 +369,10 @@ class Sign:
     high: tuple[int, int]
     what: str
     literals: tuple[str, ...]
+    one_line: bool = True
+    """Whether a match of ``pattern`` never holds a newline (test_speed_locs checks it of
+    each that says so): then none starts before the line of the text's first literal, and
+    :func:`detect` searches from there."""
     # how matches() searches (derived from ``pattern``: :func:`_search_of`)
     bare: re.Pattern = field(init=False, repr=False, compare=False)
     guard: bool | None = field(init=False, repr=False, compare=False)
@@ -378,16 +382,16 @@ class Sign:
         object.__setattr__(self, "bare", bare)
         object.__setattr__(self, "guard", guard)
 
-    def matches(self, text: str):
+    def matches(self, text: str, start: int = 0):
         """The offsets where ``pattern`` matches ``text``, in order (found with ``bare``: a
         leading ``\\b`` or ``(?<![\\w.])`` would make the regular expression engine try
-        every position of the text)."""
+        every position of the text); from ``start``, where no match starts before it."""
         bare, guard = self.bare, self.guard
         if guard is None:
-            for m in bare.finditer(text):
+            for m in bare.finditer(text, start):
                 yield m.start()
             return
-        m = bare.search(text)
+        m = bare.search(text, start)
         while m is not None:  # (as finditer would step: past a match, or one character)
             at = m.start()
             if at == 0 or not _word(text[at - 1], guard):
@@ -420,8 +424,8 @@ def _search_of(pattern: re.Pattern) -> tuple[re.Pattern, bool | None]:
     return pattern, None
 
 
-def _sign(pattern: str, low, high, what: str, *literals: str) -> Sign:
-    return Sign(re.compile(pattern), low, high, what, literals)
+def _sign(pattern: str, low, high, what: str, *literals: str, one_line: bool = True) -> Sign:
+    return Sign(re.compile(pattern), low, high, what, literals, one_line)
 
 
 SIGNS: tuple[Sign, ...] = (
@@ -475,7 +479,7 @@ SIGNS: tuple[Sign, ...] = (
     _sign(r"\btt\.reshape %[\w.$-]+ \{allow_reorder = ", (2, 2), (3, 1),
           "'tt.reshape %x {allow_reorder = ..}' (Triton 2.2 to 3.1)", "allow_reorder = "),
     _sign(r"\btt\.reshape %[\w.$-]+ (?:allow_reorder|efficient_layout)?\s*:", (3, 2), NEWEST,
-          "'tt.reshape %x allow_reorder : ..' (Triton 3.2+)", "tt.reshape"),
+          "'tt.reshape %x allow_reorder : ..' (Triton 3.2+)", "tt.reshape", one_line=False),
     _sign(r"\binputPrecision = \w", (3, 0), NEWEST, "'inputPrecision' on tt.dot (Triton 3.x)", "inputPrecision"),
     _sign(r'(?:\bscf\.for unsigned\b|"scf\.for"\([^\n]*<\{[^}\n]*\bunsignedCmp\b)', (3, 5), NEWEST,
           "'scf.for unsigned' (Triton 3.5+)", "scf.for unsigned", "unsignedCmp"),
@@ -600,12 +604,22 @@ def detect(text: str, hidden) -> Detected:
     # test for the prefix spares those of every op of that dialect)
     absent = tuple(p for p in _PREFIXES if p not in text)
     for sign in (*SIGNS, *op_signs()):
+        one_line = sign.one_line
+        first = -1  # (the first literal's first offset; 0 where that is not looked for)
         for lit in sign.literals:  # (a loop, not any(...): a generator per sign costs more)
-            if not lit.startswith(absent) and lit in text:
+            if lit.startswith(absent):
+                continue
+            if one_line:  # (every literal: the first of them)
+                at = text.find(lit)
+                if at >= 0 and (first < 0 or at < first):
+                    first = at
+            elif lit in text:
+                first = 0
                 break
-        else:
+        if first < 0:
             continue
-        for at in sign.matches(text):
+        # (a match on one line holds a literal: it starts on that literal's line, or later)
+        for at in sign.matches(text, text.rfind("\n", 0, first) + 1):
             if hidden(at):
                 continue
             if sign.low > found.low:

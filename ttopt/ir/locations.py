@@ -22,6 +22,7 @@ release; the metadata is any attribute, read by the reader's attribute parser).
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -44,7 +45,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import versions
 from ..errors import TTOptError, line_col
-from ..xdsl_compat import unchecked, unchecked_data
+from ..xdsl_compat import file_line_col, unchecked, unchecked_data
 from .lexer import SKIP, STRING_LITERAL, string_literal_error, string_value
 
 
@@ -160,6 +161,17 @@ _PLAIN_BODY = re.compile(
 # scan; the character before the match is checked by hand, `_NAME_CHAR`; possessive: no
 # backtracking into a name or blanks at the many `#name` that are no definition)
 _LOC_ALIAS_START = re.compile(r"(#[\w$.-]++)(?:( = loc\()|[ \t]*+(?=[=\n\r/]))")
+# _LOC_ALIAS_START, and where the head is Triton's (group 2), the body in one of _PLAIN_BODY's
+# forms with its parts if it is one of them (the scan's one search per definition): the
+# string (3) and line (4) and column (5), or the string and the child alias (6); the two
+# aliases of a callsite (7, 8); `unknown` sets none of them.  Its matches start where
+# _LOC_ALIAS_START's do (test_speed_locs holds the two, and the body's end to _PLAIN_BODY's).
+_LOC_ALIAS_DEF = re.compile(
+    r'(#[\w$.-]++)(?:( = loc\()'
+    r'(?:(?:"([^"\\\n\v\f]*)"(?::(\d+):(\d+)|\((#[\w$.-]+)\))'
+    r'|callsite\((#[\w$.-]+) at (#[\w$.-]+)\)|unknown)\))?'
+    r'|[ \t]*+(?=[=\n\r/]))'
+)
 _GAP = r"(?:[ \t\n\r]|//[^\n]*)*+"
 _LOC_ALIAS_HEAD = re.compile(r"#[\w$.-]++" + _GAP + "=" + _GAP + r"loc" + _GAP + r"\(")
 _NAME_CHAR = re.compile(r"[\w$.#-]")
@@ -463,7 +475,9 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
     body is scanned to its ``)`` (:func:`_body_end`).  A body no ``)`` closes runs to the
     input's end (everything after it is inside it, as far as MLIR reads): the scan stops
     there, and its parse says what MLIR says (``expected ')' in inline location``...)."""
-    raw: dict[str, tuple[str, int]] = {}
+    # name -> (body, offset of the body); the match of a definition in a plain form
+    # (_LOC_ALIAS_DEF's parts) until its text is needed (see below)
+    raw: dict[str, tuple[str, int] | re.Match] = {}
     starts: dict[str, int] = {}
     lines: list[tuple[str, bool]] = []
     unclosed: str | None = None  # the definition that no `)` closes (the last one found)
@@ -473,23 +487,37 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
     last = 0
     pos = 0
     while True:
-        m = _LOC_ALIAS_START.search(text, pos)
+        m = _LOC_ALIAS_DEF.search(text, pos)
         if m is None:
             break
-        at = m.start()
-        if at and text[at - 1] != "\n" and _NAME_CHAR.match(text, at - 1):  # (`x#loc1 = ...`)
-            pos = at + 1
-            continue
-        # (at the start of a line, as Triton prints them, a definition is never inside a
-        # string or a comment: neither spans lines)
-        if at and text[at - 1] != "\n" and hidden(at):
-            pos = m.end()
+        at, end = m.span()
+        head_end = m.end(2)  # after ` = loc(`, where the head is written as Triton prints it
+        if at and text[at - 1] != "\n":
+            if _NAME_CHAR.match(text, at - 1):  # (`x#loc1 = ...`)
+                pos = at + 1
+                continue
+            # (at the start of a line, as Triton prints them, a definition is never inside a
+            # string or a comment: neither spans lines)
+            if hidden(at):
+                pos = head_end if head_end >= 0 else end  # (where _LOC_ALIAS_START ends)
+                continue
+        if end > head_end >= 0:  # `#name = loc(BODY)`, BODY in a plain form (nearly every one)
+            name = m.group(1)
+            if name in raw:
+                ln, col = line_col(text, at)
+                raise TTOptError(f"redefinition of location alias '{name}'", filename, ln, col)
+            raw[name] = m
+            starts[name] = at
+            lines.append((m.group(), at < module_start))
+            pieces.append(text[last:at])
+            pieces.append(" " * (end - at))  # every offset stays where it was
+            last = pos = end
             continue
         # (LOC_ALIAS at `at`: its head is what _LOC_ALIAS_START matched, the character
         # before was checked above)
-        fast = m.lastindex == 2
+        fast = head_end >= 0
         if fast:
-            body_start = m.end()
+            body_start = head_end
         else:  # (another head, or none)
             head = _LOC_ALIAS_HEAD.match(text, at)
             if head is None:
@@ -575,12 +603,56 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
         values[name] = loc
         return loc
 
-    for name in raw:
-        resolve(name)
+    # the first definitions, as long as each is in a plain form, in order (each names only
+    # aliases above it, which are in `values` then: resolve() would find the same), up to one
+    # that may be an error or needs the parser (a line or column of 10 digits or more)
+    for name, m in raw.items():
+        if isinstance(m, tuple):
+            break
+        loc = _plain_location(m, values, cache)
+        if loc is None:
+            break
+        values[name] = loc
+    if len(values) < len(raw):  # resolve() reads the rest, from their text
+        for name, m in raw.items():
+            if not isinstance(m, tuple):
+                raw[name] = (text[m.end(2) : m.end() - 1], m.end(2))
+        for name in itertools.islice(raw, len(values), None):
+            resolve(name)
     if unclosed is not None:  # (read by fast_loc: the input ends right after its body)
         ln, col = line_col(text, wrong_token_offset(text, len(text), True))
         raise TTOptError("expected ')' in inline location", filename, ln, col)
     return stripped, LocAliasTable(values, lines, starts)
+
+
+def _plain_location(m: re.Match, values: dict, cache: dict) -> LocationAttr | None:
+    """The location of a definition ``m`` of :data:`_LOC_ALIAS_DEF` in a plain form, as
+    :func:`fast_loc` builds it (same ``cache``), its aliases taken from ``values``; None
+    where one is not there (undefined, or not above it) or a number has 10 digits or more
+    (then resolve() says what is wrong, or the parser reads it)."""
+    form = m.lastindex  # (the group that closed last: which form it is)
+    if form == 5:  # "file":line:col
+        string, line, col = m.group(3, 4, 5)
+        if len(line) >= 10 or len(col) >= 10:
+            return None
+        key = (string, _int_of(line), _int_of(col))
+        loc = cache.get(key)
+        if loc is None:
+            loc = cache[key] = file_line_col(_cached_str(cache, string), int_attr(key[1]),
+                                             int_attr(key[2]))
+        return loc
+    if form == 6:  # "name"(#child)
+        string, child = m.group(3, 6)
+        child_loc = values.get(child)
+        if child_loc is None:
+            return None
+        return unchecked(NameLoc, _cached_str(cache, string), child_loc)
+    if form == 8:  # callsite(#callee at #caller)
+        callee_loc, caller_loc = values.get(m.group(7)), values.get(m.group(8))
+        if callee_loc is None or caller_loc is None:
+            return None
+        return unchecked(CallSiteLoc, callee_loc, caller_loc)
+    return UnknownLoc()  # (`unknown`; a new object each, as fast_loc makes it)
 
 
 _NOT_NEWLINE = re.compile(r"[^\n]+")
@@ -930,6 +1002,20 @@ def int_attr(n: int) -> IntAttr:
             _INTS.clear()
         attr = _INTS[n] = unchecked_data(IntAttr, n)
     return attr
+
+
+_INT_VALUES: dict[str, int] = {}
+
+
+def _int_of(digits: str) -> int:
+    """``int(digits)`` (a line or column number as written), remembered: a lookup costs less
+    than reading the digits again."""
+    n = _INT_VALUES.get(digits)
+    if n is None:
+        if len(_INT_VALUES) >= 65536:
+            _INT_VALUES.clear()
+        n = _INT_VALUES[digits] = int(digits)
+    return n
 
 
 def _cached_str(cache: dict, s: str) -> StringAttr:

@@ -2040,8 +2040,12 @@ def _first_line(e: Exception) -> str:
 # position)
 # (not where another location follows on the next lines: an op has one, and the parser
 # reports the second, as MLIR does)
+# Group 1 (empty) is set where one blank and a character that may end an op (not one of
+# _IN_ATTRIBUTE's) go before `loc(`, nearly every time: then the checks by hand hold;
+# group 2: the alias; group 3 (empty): the end of the line (where `$` matches).
 _TRAILING_LOC = re.compile(
-    r"loc\((#[\w$.-]+)\)(?=[ \t]*$)(?![ \t\r\n]*loc[ \t\r\n]*\()", re.MULTILINE
+    r"loc\((?:(?<=[^ \t\n=,\[({<][ \t]loc\()()|)(#[\w$.-]+)\)(?=[ \t]*+()$)"
+    r"(?![ \t\r\n]*loc[ \t\r\n]*\()", re.MULTILINE
 )
 
 
@@ -2057,22 +2061,23 @@ def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]
     last = 0
     for m in _TRAILING_LOC.finditer(text):
         start = m.start() - 1  # (the blank before `loc(`)
-        if start < last or text[start] not in " \t":
-            continue
-        line_start = text.rfind("\n", 0, m.start()) + 1  # (one match a line at most: linear)
-        before = text[line_start : m.start()].rstrip(" \t")
-        if not before:
-            continue  # alone on its line: the location of the op on the lines above
-        if before[-1] in _IN_ATTRIBUTE:
-            continue  # an attribute's value (`{l = loc(#a)` on the line): no op ends so
-        name = m.group(1)
+        if m.start(1) < 0:  # (else group 1 says what the checks below would find)
+            if start < last or text[start] not in " \t":
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1  # (one match a line at most: linear)
+            before = text[line_start : m.start()].rstrip(" \t")
+            if not before:
+                continue  # alone on its line: the location of the op on the lines above
+            if before[-1] in _IN_ATTRIBUTE:
+                continue  # an attribute's value (`{l = loc(#a)` on the line): no op ends so
+        name = m.group(2)
         if name not in aliases:
             continue  # left in place: the parser reports the undefined alias
-        eol = text.find("\n", m.end())
-        trailing[len(text) if eol < 0 else eol] = name
+        trailing[m.start(3)] = name  # (the line's `\n`, or the text's end)
+        end = m.end()
         pieces.append(text[last:start])
-        pieces.append(" " * (m.end() - start))
-        last = m.end()
+        pieces.append(" " * (end - start))
+        last = end
     pieces.append(text[last:])
     return "".join(pieces), trailing
 
