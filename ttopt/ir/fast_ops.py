@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from xdsl.dialects.builtin import (
     UNKNOWN_LOC,
@@ -234,13 +234,17 @@ def try_fast_op(parser, start: int):
     end = m.end()  # the end of the line: where the reader keys an op's trailing location
     if "loc(" in tail or '"' in tail:
         return None
-    cls = parser.ctx.get_optional_op(op_name)
-    if cls is None:
-        return None
+    known = parser.fast_kinds.get(op_name)
+    if known is None:  # (once per op name and parser: a parser reads one release's syntax)
+        cls = parser.ctx.get_optional_op(op_name)
+        if cls is None:
+            return None
+        kind = _kind(cls)
+        if kind is not None and _has_variants(cls) and variant_active(cls, current()):
+            kind = None  # (another release's format: the plan's)
+        known = parser.fast_kinds[op_name] = (cls, kind)
+    cls, kind = known
     op = None
-    kind = _kind(cls)
-    if kind is not None and _has_variants(cls) and variant_active(cls, current()):
-        kind = None  # (another release's format: the plan's)
     if kind is not None:
         op = _by_kind(parser, cls, kind, op_name, text, m.start(3), tail)
     if op is None:  # (an op whose format is simple enough: read by its plan)
@@ -275,8 +279,7 @@ def _by_kind(parser, cls, kind: str, op_name: str, text: str, tail_start: int, t
             return None
         return parsed
 
-    def value(name: str, expected):
-        return _defined(parser, name, expected)
+    value = partial(_defined, parser)  # (value(name, expected): no Python frame a call)
 
     props: dict = {}
     if kind == "binary":

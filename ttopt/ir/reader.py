@@ -216,6 +216,9 @@ class TritonParser(ParserBase):
         self._trailing_locs = trailing_locs or {}
         self._fast_refused = -1  # (where parse_block_body's fast path last gave up)
         self.type_cache: dict[str, Attribute] = {}
+        # op name -> (its class, the fast path's kind or None): what ttopt.ir.fast_ops looks
+        # up per op (the parser lives inside one release's versions.syntax)
+        self.fast_kinds: dict[str, tuple] = {}
         self._encodings: dict[str, Attribute] = {}  # (see _fast_type)
         self._loc_cache: dict[str, Attribute] = {}
         self._alias_locs: dict[str, tuple] = {}  # `#locN` -> (its location, "loc(#locN)")
