@@ -620,6 +620,8 @@ def detect(text: str, hidden) -> Detected:
     # a literal's or guard's first offset in the text (-1: not in it), each searched for once
     where: dict[str, int] = {}
     for sign in (*SIGNS, *op_signs()):
+        if sign.low <= found.low and found.high <= sign.high:
+            continue  # (its releases hold those the text may be from: it would change nothing)
         one_line = sign.one_line
         first = -1  # (the first literal's first offset)
         for lit in sign.literals:  # (a loop, not any(...): a generator per sign costs more)
