@@ -14,6 +14,8 @@ _BODIES = [
     "fused[#a, #b])", '"n"("f":1:2))', '"f":1:2', '"f":12345678901:2)', '"x\\n":1:1)',
     '"f":1:2\n)', '"f":1:2 )', 'callsite(#a at callsite(#b at #c)))', '"n"(#l3)', "",
     '"f":\u0663:1)', '"f\u00e9":1:2)', '"n"(#l\u00e93))', '"f\x0b":1:2)', 'unknown', '"f":1:2))',
+    "fused[#a])", "fused[#a, #b, #c])", "fused[#a,#b])", "fused[ #a])", "fused[])", "fused[#a, #b]",
+    "fused<#x>[#a])", "fused[#a, #b] )", 'fused[#a, "f":1:2])',
 ]
 _HEADS = ["#loc1 = loc(", "#loc1  = loc(", "#loc1 =loc(", "#l.x-$ = loc(", "#loc1\n= loc(", "#loc1 =",
           "#loc1 ", "#loc1/", "#loc1", "x#loc1 = loc("]
@@ -21,7 +23,8 @@ _HEADS = ["#loc1 = loc(", "#loc1  = loc(", "#loc1 =loc(", "#l.x-$ = loc(", "#loc
 
 def _agree(text: str) -> int:
     """_LOC_ALIAS_DEF matches where _LOC_ALIAS_START does, its head group where the other's
-    is, and (head group set) runs on over a body exactly where _PLAIN_BODY matches it."""
+    is, and (head group set) runs on over a body where _PLAIN_BODY matches it (or, a fused
+    location, where _BODY does), to where the one that matches ends."""
     n = 0
     for pos in range(len(text) + 1):
         old, new = L._LOC_ALIAS_START.search(text, pos), L._LOC_ALIAS_DEF.search(text, pos)
@@ -32,10 +35,19 @@ def _agree(text: str) -> int:
         if old.end(2) < 0:
             assert new.end() == old.end()
             continue
-        body = L._PLAIN_BODY.match(text, old.end())
-        assert (body and body.end()) == (new.end() if new.end() > new.end(2) else None)
+        assert _body_end(text, old, new)
         n += 1
     return n
+
+
+def _body_end(text: str, old, new) -> bool:
+    """``new`` (a match of _LOC_ALIAS_DEF) ends as the scan's patterns say (``old``: the
+    match of _LOC_ALIAS_START at the same place)."""
+    plain = L._PLAIN_BODY.match(text, old.end())
+    if new.end() == new.end(2):  # (no plain form: the scan reads it as before)
+        return plain is None
+    full = plain or L._BODY.match(text, old.end())
+    return full is not None and full.end() == new.end() and (plain is not None or new.lastindex == 9)
 
 
 @pytest.mark.parametrize("head", _HEADS)
@@ -55,8 +67,7 @@ def test_the_one_search_agrees_on_the_corpus():
             old, new = L._LOC_ALIAS_START.search(text, at), L._LOC_ALIAS_DEF.search(text, at)
             assert (old and (old.start(), old.end(2))) == (new and (new.start(), new.end(2)))
             if old is not None and old.end(2) >= 0:
-                body = L._PLAIN_BODY.match(text, old.end())
-                assert (body and body.end()) == (new.end() if new.end() > new.end(2) else None)
+                assert _body_end(text, old, new), (path, at)
                 n += 1
             at = text.find("#", at + 1)
     assert n > 1000
@@ -101,6 +112,10 @@ _TEXTS = [
     '#loc1 = loc("b"(#loc1))\n',  # (itself)
     '#loc1 = loc(callsite(#loc at #loc2))\n#loc = loc(unknown)\n#loc2 = loc(unknown)\n',
     '#loc = loc(unknown)\n#loc1 = loc("x":1:1)\n#loc = loc("y":1:1)\n',  # (redefinition)
+    '#loc = loc("k.py":1:2)\n#loc1 = loc("a"(#loc))\n#loc2 = loc(fused[#loc, #loc1])\n'
+    '#loc3 = loc(fused[#loc2])\n#loc4 = loc(fused[#loc, #loc5])\n#loc5 = loc(unknown)\n',
+    '#loc = loc("k.py":1:2 to 3:4)\n#loc1 = loc(fused[#loc, #loc])\n',  # (a range in it)
+    '#loc1 = loc(fused[#loc1])\n',
 ]
 
 

@@ -592,7 +592,23 @@ class Detected:
         return self.high
 
 
-_PREFIXES = ("triton_gpu.", "triton_nvidia_gpu.", "ttg.", "ttng.")
+# Parts that several literals share: a text without one has none of those literals either, and
+# one search for it spares theirs (the dialect prefixes spare every op of their dialect)
+_GUARDS = (
+    "triton_gpu.", "triton_nvidia_gpu.", "ttg.", "ttng.", "experimental_", "memdesc", "tensordesc<",
+    ", <", "extern_elementwise", "tt.atomic_", "tt.grid_dependency_", "tt.descriptor_",
+    "unsigned", "cache", "evict", "allow",
+)
+_GUARDS_OF: dict[str, tuple[str, ...]] | None = None
+
+
+def _guards_of() -> dict[str, tuple[str, ...]]:
+    """Each sign's literal -> the guards (:data:`_GUARDS`) that are part of it (not itself)."""
+    global _GUARDS_OF
+    if _GUARDS_OF is None:
+        _GUARDS_OF = {lit: tuple(g for g in _GUARDS if g in lit and g != lit)
+                      for sign in (*SIGNS, *op_signs()) for lit in sign.literals}
+    return _GUARDS_OF
 
 
 def detect(text: str, hidden) -> Detected:
@@ -600,26 +616,36 @@ def detect(text: str, hidden) -> Detected:
     ``offset`` is in a comment or a location string (and so says nothing).  Raises
     ``VersionConflict`` when two signs exclude each other."""
     found = Detected(OLDEST, NEWEST)
-    # (a literal whose dialect prefix the text lacks is not in it either: one substring
-    # test for the prefix spares those of every op of that dialect)
-    absent = tuple(p for p in _PREFIXES if p not in text)
+    guards_of = _guards_of()
+    # a literal's or guard's first offset in the text (-1: not in it), each searched for once
+    where: dict[str, int] = {}
     for sign in (*SIGNS, *op_signs()):
+        if sign.low <= found.low and found.high <= sign.high:
+            continue  # (its releases hold those the text may be from: it would change nothing)
         one_line = sign.one_line
-        first = -1  # (the first literal's first offset; 0 where that is not looked for)
+        first = -1  # (the first literal's first offset)
         for lit in sign.literals:  # (a loop, not any(...): a generator per sign costs more)
-            if lit.startswith(absent):
-                continue
-            if one_line:  # (every literal: the first of them)
-                at = text.find(lit)
-                if at >= 0 and (first < 0 or at < first):
-                    first = at
-            elif lit in text:
-                first = 0
-                break
+            at = where.get(lit)
+            if at is None:
+                for guard in guards_of[lit]:
+                    found_at = where.get(guard)
+                    if found_at is None:
+                        found_at = where[guard] = text.find(guard)
+                    if found_at < 0:
+                        at = -1
+                        break
+                else:
+                    at = text.find(lit)
+                where[lit] = at
+            if at >= 0 and (first < 0 or at < first):
+                first = at
+                if not one_line:
+                    break
         if first < 0:
             continue
-        # (a match on one line holds a literal: it starts on that literal's line, or later)
-        for at in sign.matches(text, text.rfind("\n", 0, first) + 1):
+        # (a match on one line holds a literal: it starts on that literal's line, or later;
+        # any other, anywhere)
+        for at in sign.matches(text, text.rfind("\n", 0, first) + 1 if one_line else 0):
             if hidden(at):
                 continue
             if sign.low > found.low:

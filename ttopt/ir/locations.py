@@ -162,14 +162,16 @@ _PLAIN_BODY = re.compile(
 # backtracking into a name or blanks at the many `#name` that are no definition)
 _LOC_ALIAS_START = re.compile(r"(#[\w$.-]++)(?:( = loc\()|[ \t]*+(?=[=\n\r/]))")
 # _LOC_ALIAS_START, and where the head is Triton's (group 2), the body in one of _PLAIN_BODY's
-# forms with its parts if it is one of them (the scan's one search per definition): the
-# string (3) and line (4) and column (5), or the string and the child alias (6); the two
-# aliases of a callsite (7, 8); `unknown` sets none of them.  Its matches start where
-# _LOC_ALIAS_START's do (test_speed_locs holds the two, and the body's end to _PLAIN_BODY's).
+# forms or Triton's fused location (`fused[#a, #b]`) with its parts if it is one of them (the
+# scan's one search per definition): the string (3) and line (4) and column (5), or the
+# string and the child alias (6); the two aliases of a callsite (7, 8); the aliases of a
+# fused location (9); `unknown` sets none of them.  Its matches start where
+# _LOC_ALIAS_START's do, and its body ends where _PLAIN_BODY's (or, fused, _BODY's) does
+# (test_speed_locs).
 _LOC_ALIAS_DEF = re.compile(
     r'(#[\w$.-]++)(?:( = loc\()'
     r'(?:(?:"([^"\\\n\v\f]*)"(?::(\d+):(\d+)|\((#[\w$.-]+)\))'
-    r'|callsite\((#[\w$.-]+) at (#[\w$.-]+)\)|unknown)\))?'
+    r'|callsite\((#[\w$.-]+) at (#[\w$.-]+)\)|fused\[((?:#[\w$.-]+, )*#[\w$.-]+)\]|unknown)\))?'
     r'|[ \t]*+(?=[=\n\r/]))'
 )
 _GAP = r"(?:[ \t\n\r]|//[^\n]*)*+"
@@ -627,7 +629,8 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
 
 def _plain_location(m: re.Match, values: dict, cache: dict) -> LocationAttr | None:
     """The location of a definition ``m`` of :data:`_LOC_ALIAS_DEF` in a plain form, as
-    :func:`fast_loc` builds it (same ``cache``), its aliases taken from ``values``; None
+    :func:`fast_loc` (or, fused, :class:`_LocParser`) builds it (same ``cache``), its aliases
+    taken from ``values``; None
     where one is not there (undefined, or not above it) or a number has 10 digits or more
     (then resolve() says what is wrong, or the parser reads it)."""
     form = m.lastindex  # (the group that closed last: which form it is)
@@ -652,6 +655,11 @@ def _plain_location(m: re.Match, values: dict, cache: dict) -> LocationAttr | No
         if callee_loc is None or caller_loc is None:
             return None
         return unchecked(CallSiteLoc, callee_loc, caller_loc)
+    if form == 9:  # fused[#a, #b, ...], as _LocParser builds it
+        locs = [values.get(name) for name in m.group(9).split(", ")]
+        if None in locs:
+            return None
+        return container(FusedLoc, locs, NoneAttr())
     return UnknownLoc()  # (`unknown`; a new object each, as fast_loc makes it)
 
 
