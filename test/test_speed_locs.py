@@ -281,3 +281,22 @@ def test_detect_finds_what_a_search_from_the_start_finds():
             _detect_from_the_start, text), text[:200]
         n += 1
     assert n > 1000
+
+
+def test_the_ascii_search_finds_what_the_other_finds_in_an_ascii_text():
+    """_LOC_ALIAS_DEF_ASCII (for a text all ASCII) matches where and as _LOC_ALIAS_DEF does."""
+    texts = [head + body for head in _HEADS for body in _BODIES if (head + body).isascii()]
+    texts += [p.read_text() for p in fixture_files()[::5] + corpus_files()[::53]]
+    n = 0
+    for text in texts:
+        if not text.isascii():
+            continue
+        at = text.find("#")
+        while at >= 0:
+            a, b = L._LOC_ALIAS_DEF.search(text, at), L._LOC_ALIAS_DEF_ASCII.search(text, at)
+            assert (a and (a.span(), a.groups(), a.lastindex)) == (b and (b.span(), b.groups(), b.lastindex))
+            n += a is not None
+            at = text.find("#", at + 1)
+    assert n > 1000
+    # (and it is no twin for a text that is not: a name of a letter beyond ASCII)
+    assert L._LOC_ALIAS_DEF_ASCII.match("#l\u00e9 = loc(unknown)") is None
