@@ -668,7 +668,7 @@ def _plain_location(m: re.Match, values: dict, cache: dict) -> LocationAttr | No
         if None in locs:
             return None
         return container(FusedLoc, locs, NoneAttr())
-    return UnknownLoc()  # (`unknown`; a new object each, as fast_loc makes it)
+    return unchecked(UnknownLoc)  # (`unknown`; a new object each, equal to what fast_loc makes)
 
 
 _NOT_NEWLINE = re.compile(r"[^\n]+")
