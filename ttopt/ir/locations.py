@@ -174,6 +174,13 @@ _LOC_ALIAS_DEF = re.compile(
     r'|callsite\((#[\w$.-]+) at (#[\w$.-]+)\)|fused\[((?:#[\w$.-]+, )*#[\w$.-]+)\]|unknown)\))?'
     r'|[ \t]*+(?=[=\n\r/]))'
 )
+# (the same, for a text all ASCII: its word and digit classes as ASCII ranges, which the
+# regular expression engine checks faster than Unicode's categories, and which match
+# exactly what those match in such a text)
+_LOC_ALIAS_DEF_ASCII = re.compile(
+    _LOC_ALIAS_DEF.pattern.replace(r"[\w$.-]", "[0-9A-Za-z_$.-]").replace(r"\d", "[0-9]")
+)
+assert "\\w" not in _LOC_ALIAS_DEF_ASCII.pattern and "\\d" not in _LOC_ALIAS_DEF_ASCII.pattern
 _GAP = r"(?:[ \t\n\r]|//[^\n]*)*+"
 _LOC_ALIAS_HEAD = re.compile(r"#[\w$.-]++" + _GAP + "=" + _GAP + r"loc" + _GAP + r"\(")
 _NAME_CHAR = re.compile(r"[\w$.#-]")
@@ -488,8 +495,9 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
     pieces: list[str] = []
     last = 0
     pos = 0
+    search = (_LOC_ALIAS_DEF_ASCII if text.isascii() else _LOC_ALIAS_DEF).search
     while True:
-        m = _LOC_ALIAS_DEF.search(text, pos)
+        m = search(text, pos)
         if m is None:
             break
         at, end = m.span()
@@ -660,7 +668,7 @@ def _plain_location(m: re.Match, values: dict, cache: dict) -> LocationAttr | No
         if None in locs:
             return None
         return container(FusedLoc, locs, NoneAttr())
-    return UnknownLoc()  # (`unknown`; a new object each, as fast_loc makes it)
+    return unchecked(UnknownLoc)  # (`unknown`; a new object each, equal to what fast_loc makes)
 
 
 _NOT_NEWLINE = re.compile(r"[^\n]+")

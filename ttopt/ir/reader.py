@@ -2048,7 +2048,7 @@ def _first_line(e: Exception) -> str:
 # group 2: the alias; group 3 (empty): the end of the line (where `$` matches).
 _TRAILING_LOC = re.compile(
     r"loc\((?:(?<=[^ \t\n=,\[({<][ \t]loc\()()|)(#[\w$.-]+)\)(?=[ \t]*+()$)"
-    r"(?![ \t\r\n]*loc[ \t\r\n]*\()", re.MULTILINE
+    r"(?![ \t\r\n]*+loc[ \t\r\n]*+\()", re.MULTILINE
 )
 
 
@@ -2062,7 +2062,12 @@ def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]
     trailing: dict[int, str] = {}
     pieces: list[str] = []
     last = 0
-    for m in _TRAILING_LOC.finditer(text):
+    # (not into the whitespace the text ends with, where the location aliases defined after
+    # the module are blanked: up to the end of the line of its last other character; the
+    # pattern sees there what it sees in the whole text, whitespace after, and its look-ahead
+    # does not read all of it again from that line)
+    end = text.find("\n", len(text.rstrip()))
+    for m in _TRAILING_LOC.finditer(text, 0, len(text) if end < 0 else end):
         start = m.start() - 1  # (the blank before `loc(`)
         if m.start(1) < 0:  # (else group 1 says what the checks below would find)
             if start < last or text[start] not in " \t":
