@@ -381,8 +381,10 @@ def _unconverted(op: Operation, names: list[str]) -> str | None:
     if definition is None:
         return None
     defs = definition.properties
-    # (a property the oldest release of the text lacks is a name its MLIR ignores)
-    lacking = versions.filled_properties(versions.checked_span()[0]).get(op.name, ())
+    # (a property the oldest release of the text lacks is a name its MLIR ignores; the
+    # releases are asked only for an op some release lacks a property of)
+    lacking = (versions.filled_properties(versions.checked_span()[0]).get(op.name, ())
+               if op.name in _filled_ops() else ())
     for name in sorted(names):
         if any(name == prop for prop, _ in lacking):
             continue
@@ -407,14 +409,42 @@ def _converts(c, v) -> bool:
         c = c.constr
     if isinstance(v, TypedStringAttr):  # (a StringAttr of MLIR's)
         v = v.value
-    if isinstance(c, (I32Cases, I32Enum)) or (
-        isinstance(c, ParamAttrConstraint) and (
-            c.base_attr is DenseArrayBase
-            or (c.base_attr is IntegerAttr and _ok(c, IntegerAttr(1, i1))))
-    ):
+    kind = _CONVERSIONS.get(id(c))
+    if kind is None:
+        if isinstance(c, (I32Cases, I32Enum)) or (
+            isinstance(c, ParamAttrConstraint) and (
+                c.base_attr is DenseArrayBase
+                or (c.base_attr is IntegerAttr and _ok(c, IntegerAttr(1, i1))))
+        ):
+            kind = (c, True, None)  # (the constraint itself tells)
+        else:
+            bases = c.get_bases()
+            kind = (c, False, None if bases is None else tuple(bases))
+        _CONVERSIONS[id(c)] = kind
+    _, by_constraint, bases = kind
+    if by_constraint:
         return _ok(c, v)
-    bases = c.get_bases()
-    return bases is None or isinstance(v, tuple(bases))
+    return bases is None or isinstance(v, bases)
+
+
+# id(constraint) -> (the constraint, kept: its id stays its own; whether it tells itself;
+# else the classes of its kind, None for any): what _converts finds of a property's
+# constraint, once (the constraints are those of the op definitions)
+_CONVERSIONS: dict[int, tuple] = {}
+
+
+def _filled_ops() -> frozenset[str]:
+    """The ops some release lacks a required property of (``versions.filled_properties``
+    of any release names them; of the others, none)."""
+    global _FILLED_OPS
+    if _FILLED_OPS is None:
+        _FILLED_OPS = frozenset(
+            name for r in versions.RELEASES for name in versions.filled_properties(r)
+        )
+    return _FILLED_OPS
+
+
+_FILLED_OPS: frozenset[str] | None = None
 
 
 def _written_names(text: str, start: int) -> list[str]:
