@@ -469,7 +469,7 @@ class StoreOp(TritonOp):
         super().__init__(operands=[ptr, value, mask], properties=_enum_props(cache, evict))
 
     def verify_(self) -> None:
-        operands = operand_tuple(self)
+        operands = tuple(operand_tuple(self))  # (a plain tuple: xDSL's indexes in Python)
         pt, vt = operands[0].type, operands[1].type
         if not pointee_matches(pt, vt):
             raise VerifyException("failed to verify that value type matches ptr type")
@@ -591,7 +591,7 @@ class ReturnOp(TritonOp):
         if not isinstance(func, FuncOp) or not isinstance(func.function_type, FunctionType):
             return  # (HasParent reports it)
         results = func.function_type.outputs.data
-        operands = self.operands
+        operands = operand_tuple(self)
         if len(operands) != len(results):
             raise VerifyException(
                 f"has {len(operands)} operands, but enclosing function "
@@ -626,7 +626,7 @@ class CallOp(TritonOp):
 def _verify_reduce_scan(op: TritonOp, return_op: type, scan: bool) -> None:
     """``verifyReduceScan``, the shape traits and ``verifyRegionsImpl`` of Triton's
     ``tt.reduce`` / ``tt.scan`` (Ops.cpp)."""
-    operands = op.operands
+    operands = tuple(operand_tuple(op))  # (a plain tuple: xDSL's indexes in Python)
     results = op.results
     n = len(operands)
     if n == 0:
@@ -903,6 +903,22 @@ def _top_level(body: str) -> str:
 _SLICE_DIM = re.compile(r"(?:<\{|,)dim=(\d+)[,}]")
 
 
+def _slice_dim(body: str) -> int | None:
+    """The ``dim`` of a slice layout's body as the reader keeps it (``<{dim=N,parent=...}>``;
+    None if not found), memoised by the text: a kernel slices a few layouts many times."""
+    dim = _SLICE_DIMS.get(body, False)
+    if dim is False:
+        m = _SLICE_DIM.search(_top_level(body))
+        dim = int(m.group(1)) if m is not None else None
+        if len(_SLICE_DIMS) > 4096:
+            _SLICE_DIMS.clear()
+        _SLICE_DIMS[body] = dim
+    return dim
+
+
+_SLICE_DIMS: dict[str, int | None] = {}
+
+
 @irdl_triton_op
 class ExpandDimsOp(ArrowOp):
     name = "tt.expand_dims"
@@ -940,8 +956,8 @@ class ExpandDimsOp(ArrowOp):
         # the axis put back; its text as the reader keeps it, `<{dim=N,parent=...}>`)
         enc = getattr(s, "encoding", None)
         if getattr(enc, "name", "").endswith(".slice"):
-            m = _SLICE_DIM.search(_top_level(enc.body.data))
-            if m is not None and int(m.group(1)) != axis:
+            dim = _slice_dim(enc.body.data)
+            if dim is not None and dim != axis:
                 raise PlainVerifyException("Incompatible slice dimension for ExpandDimsOp operand")
         if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
             require_inferred_shape(ss[:axis] + (1,) + ss[axis:], r)
@@ -1673,7 +1689,7 @@ class AtomicRMWOp(TritonOp):
     )
 
     def verify_(self) -> None:
-        ops = operand_tuple(self)
+        ops = tuple(operand_tuple(self))  # (a plain tuple: xDSL's indexes in Python)
         vt = ops[1].type
         if not pointee_matches(ops[0].type, vt):
             raise VerifyException("failed to verify that ptr type matches value type")
@@ -1700,7 +1716,7 @@ class AtomicCASOp(TritonOp):
     )
 
     def verify_(self) -> None:
-        ops = operand_tuple(self)
+        ops = tuple(operand_tuple(self))  # (a plain tuple: xDSL's indexes in Python)
         if not pointee_matches(ops[0].type, ops[1].type):
             raise VerifyException("failed to verify that ptr type matches cmp type")
         if not pointee_matches(ops[0].type, ops[2].type):

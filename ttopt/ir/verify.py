@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import io
 import re
+from operator import attrgetter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -818,12 +819,8 @@ def _dropped_hint(op: Operation, name: str, v) -> bool:
             and versions.taken(((versions.OLDEST, (2, 3)),)))
 
 
-def _operands_of(op: Operation):
-    return operand_tuple(op)
-
-
-def _results_of(op: Operation):
-    return op.results
+_operands_of = operand_tuple
+_results_of = attrgetter("results")  # (op.results, without a Python call)
 
 
 def _compile_steps(cls, op_def, own) -> tuple:
