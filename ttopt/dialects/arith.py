@@ -74,6 +74,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Commutative, NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ..xdsl_compat import operand_tuple
 from .base import TritonOp, enum_name, int_attr, parse_keyword_enum, resolve_all
 from .constraints import (
     BoolLike,
@@ -119,8 +120,8 @@ class CompareOp(TritonOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        a, b = self.operands
-        if a.type is not b.type and a.type != b.type:
+        a, b = operand_tuple(self)
+        if not same(a.type, b.type):
             raise VerifyException("failed to verify that all of {lhs, rhs} have same type")
         if not i1_same_shape(a.type, _first(self.results).type):
             raise VerifyException(
@@ -191,7 +192,7 @@ class SelectOp(TritonOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        c, a, b = self.operands
+        c, a, b = operand_tuple(self)
         t = _first(self.results).type
         if not (same(a.type, t) and same(b.type, t)):
             raise VerifyException(
@@ -239,7 +240,7 @@ def _cast_rule(rule):
     types related by ``rule``."""
 
     def verify(op: Operation) -> None:
-        a, r = op.operands[0].type, _first(op.results).type
+        a, r = _first(operand_tuple(op)).type, _first(op.results).type
         a_shape = shape_of(a) if type(a) is TensorType else None
         r_shape = shape_of(r) if type(r) is TensorType else None
         if a_shape != r_shape:

@@ -121,8 +121,24 @@ UNCHECKED = True  # (off: TensorType's checking constructor; tests compare the t
 
 
 def same(a: Attribute, b: Attribute) -> bool:
-    """Type equality, short-cut on identity (the reader shares one object per type text)."""
-    return a is b or a == b
+    """Type (or attribute) equality, short-cut on identity (the reader shares one object per
+    type text), and memoised on the two objects: xDSL compares two parametrized attributes
+    parameter by parameter, a Python call a level (a scalar type and a tensor's element type
+    are two objects, compared by every ``tt.splat`` of them)."""
+    if a is b:
+        return True
+    key = (id(a), id(b))
+    hit = _SAME.get(key)
+    if hit is not None:
+        return hit[2]
+    equal = a == b
+    if len(_SAME) > 8192:
+        _SAME.clear()
+    _SAME[key] = (a, b, equal)  # (both kept alive: their ids stay their own)
+    return equal
+
+
+_SAME: dict[tuple[int, int], tuple[Attribute, Attribute, bool]] = {}
 
 
 def shape_of(t: Attribute) -> tuple[int, ...] | None:
@@ -143,9 +159,9 @@ _SHAPES: dict[int, tuple[Attribute, tuple[int, ...] | None]] = {}
 
 def encoding_of(t: Attribute) -> Attribute | None:
     """A ranked tensor's encoding (layout); None if it has none or is not a tensor."""
-    if isinstance(t, TensorType):
+    if type(t) is TensorType or isinstance(t, TensorType):
         enc = t.encoding
-        return None if isinstance(enc, NoneAttr) else enc
+        return None if type(enc) is NoneAttr or isinstance(enc, NoneAttr) else enc
     return None
 
 
@@ -153,7 +169,7 @@ def same_encoding(a: Attribute, b: Attribute) -> bool:
     """Triton's ``verifySameEncoding``: only two tensors that both have an encoding can
     disagree."""
     ea, eb = encoding_of(a), encoding_of(b)
-    return ea is None or eb is None or ea is eb or ea == eb
+    return ea is None or eb is None or same(ea, eb)
 
 
 def i1_same_shape(t: Attribute, c: Attribute) -> bool:
@@ -164,7 +180,7 @@ def i1_same_shape(t: Attribute, c: Attribute) -> bool:
             (type(c) is TensorType or isinstance(c, TensorType))
             and _is_i1(c.element_type)
             and shape_of(c) == shape_of(t)
-            and (c.encoding is t.encoding or c.encoding == t.encoding)
+            and same(c.encoding, t.encoding)
         )
     if isinstance(t, VectorType):
         return isinstance(c, VectorType) and _is_i1(c.element_type) and c.shape == t.shape
@@ -488,7 +504,7 @@ class ExactType(TypeKind):
     description: str
 
     def ok(self, t: Attribute) -> bool:
-        return t == self.type
+        return t is self.type or t == self.type
 
     def message(self, attr: Attribute) -> str:
         return f"must be {self.description}, but got '{attr}'"

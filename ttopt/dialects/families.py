@@ -33,6 +33,7 @@ from xdsl.utils.exceptions import VerifyException
 from ..xdsl_compat import operand_tuple
 from .base import TritonOp
 from .constraints import first as _first
+from .constraints import same
 from .syntax import parse_operand_list, print_operands, print_types, resolve_all
 
 
@@ -122,7 +123,7 @@ class SameTypeOp(TritonOp):
         t = _first(self.results).type
         for v in operands:
             vt = v.type
-            if vt is not t and vt != t:
+            if not same(vt, t):
                 raise VerifyException("requires the same type for all operands and results")
 
     def print(self, printer: Printer):

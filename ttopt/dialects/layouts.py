@@ -1431,8 +1431,10 @@ class ModuleLayouts:
         self._facts: dict[Release, tuple] = {}
         self.warps_override: int | None = None  # (a tt.func's ttg.num-warps, 3.3+)
         self.partition_warps: int | None = None  # (a warp-specialized partition's)
-        self._tables: dict[tuple, dict[int, object]] = {}
+        self._tables: dict[tuple, tuple] = {}  # warp context -> (verdicts, by layout, shared)
         self._types: list = []  # (the types whose ids are keys, kept alive)
+        self._by_layout: dict[tuple, object] = {}
+        self._shared: dict[int, tuple] = {}
         self.verdicts = self._table()
 
     @staticmethod
@@ -1453,17 +1455,29 @@ class ModuleLayouts:
         return f
 
     def _table(self) -> dict[int, object]:
+        """The verdicts of the warp context now (made the first time it is entered), and
+        with them (as :attr:`_by_layout` and :attr:`_shared`) the context's verdicts by
+        layout and shape, and the types of :data:`_VERDICTS` found fine in it."""
         key = (self.warps_override, self.partition_warps)
         t = self._tables.get(key)
         if t is None:
-            t = self._tables[key] = {}
-        return t
+            release = self.reading.release
+            context = (release, self._facts_of(release), *key)
+            shared = _VERDICTS.get(context)
+            if shared is None:
+                if len(_VERDICTS) >= 1000:
+                    _VERDICTS.clear()
+                shared = _VERDICTS[context] = {}
+            t = self._tables[key] = ({}, {}, shared)
+        self._by_layout, self._shared = t[1], t[2]
+        return t[0]
 
     # --- the warp context (maybeLookupNumWarps: the op's tt.func, or its partition)
     def enter(self, op, region_index: int):
         """Before the verifier walks region ``region_index`` of ``op``: its warp context;
         returns what :meth:`leave` restores."""
-        saved = (self.warps_override, self.partition_warps, self.verdicts)
+        saved = (self.warps_override, self.partition_warps, self.verdicts, self._by_layout,
+                 self._shared)
         name = op.name
         if name == "tt.func":
             own = op.attributes.get("ttg.num-warps")
@@ -1483,7 +1497,8 @@ class ModuleLayouts:
         return saved
 
     def leave(self, saved) -> None:
-        self.warps_override, self.partition_warps, self.verdicts = saved
+        (self.warps_override, self.partition_warps, self.verdicts, self._by_layout,
+         self._shared) = saved
 
     # --- judging
     def judge(self, op, operands, results) -> str | None:
@@ -1512,16 +1527,16 @@ class ModuleLayouts:
             release = self.reading.release
             # (a type is one object in every module the reader reads it in (with the same
             # aliases): its verdict for the same release, module and warp context too)
-            key = (id(t), release, self._facts_of(release), self.warps_override, self.partition_warps)
-            shared = _VERDICTS.get(key)
-            if shared is not None and shared[0] is t:
+            shared = self._shared  # (verdicts is the context's table: this is its share)
+            found = shared.get(id(t))
+            if found is not None and found[0] is t:
                 verdict = True
             else:
                 verdict = self._verdict(t, release)
                 if verdict is True:
-                    if len(_VERDICTS) >= _VERDICTS_MAX:
-                        _VERDICTS.clear()
-                    _VERDICTS[key] = (t,)
+                    if len(shared) >= _VERDICTS_MAX:
+                        shared.clear()
+                    shared[id(t)] = (t,)
                 else:
                     for r in self.reading.others():  # (some release of the text's accepts it)
                         if self._verdict(t, r) is True:
@@ -1540,20 +1555,33 @@ class ModuleLayouts:
         return self._facts_of(release)[1]
 
     def _verdict(self, t, r: Release) -> object:
-        """True, or Triton ``r``'s complaint about the layout of type ``t``."""
-        if not isinstance(t, TensorType):
+        """True, or Triton ``r``'s complaint about the layout of type ``t`` (in the warp
+        context now): a function of its layout and shape, judged once per context."""
+        if not (type(t) is TensorType or isinstance(t, TensorType)):
             return True
         enc = t.encoding
-        if not isinstance(enc, LayoutAttr):
+        layout = _IS_LAYOUT.get(type(enc))
+        if layout is None:
+            layout = _IS_LAYOUT[type(enc)] = isinstance(enc, LayoutAttr)
+        if not layout:
             return True
-        info = info_of_attr(enc, self.reading.context(r))
+        shape = tuple([d.data for d in t.shape.data])
+        key = (id(enc), shape, r)  # (the encoding is kept alive by its type, in _types)
+        verdict = self._by_layout.get(key)
+        if verdict is None:
+            verdict = self._by_layout[key] = self._layout_verdict(enc, shape, r)
+        return verdict
+
+    def _layout_verdict(self, enc, shape: tuple[int, ...], r: Release) -> object:
+        """:meth:`_verdict` of a tensor of ``shape`` with layout ``enc``."""
+        # (info_of_attr of a layout attribute)
+        info = analyze(_kind_of(enc.name, r), enc.body.data, self.reading.context(r))
         if info.error is not None:
             # (a type read for another release, and shared by the reader's cache of types:
             # its layout was not parsed again; its error, at the op)
             return _Plain(info.error.message)
         threads, _, ctas, prefix = self._facts_of(r)
         warps = self._warps(r)
-        shape = [d.data for d in t.shape.data]
         rank = len(shape)
         if r < (3, 5):
             if info.shared and r >= (3, 0):
@@ -1599,8 +1627,9 @@ class ModuleLayouts:
             return True
         if not info.distributed or info.lanes is None:
             return True
-        if any(not _is_pow2(s) for s in shape):
-            return True  # (Triton prints the shape its own way: not modelled)
+        for s in shape:
+            if not _is_pow2(s):
+                return True  # (Triton prints the shape its own way: not modelled)
         if info.lanes != threads:
             return (f"{info.text}. Layout has {info.lanes} threads per warp, but the module specifies "
                     f"{threads} threads per warp.")
@@ -1615,10 +1644,12 @@ class ModuleLayouts:
         return True
 
 
-_VERDICTS: dict[tuple, tuple] = {}
-"""The tensor types found fine in this process, by type object (kept alive here), release,
-module facts and warp context."""
+_VERDICTS: dict[tuple, dict[int, tuple]] = {}
+"""The tensor types found fine in this process: for each release, module facts and warp
+context, ``id(type) -> (type,)`` (kept alive here)."""
 _VERDICTS_MAX = 100_000
+
+_IS_LAYOUT: dict[type, bool] = {}  # attribute class -> whether a LayoutAttr (isinstance, once)
 
 
 class _Plain(str):

@@ -203,9 +203,17 @@ PTR = TypeOfClass(PointerType, "ptr")
 """``TT_Ptr``."""
 
 
+def _before_3() -> bool:
+    """Whether every release the module being verified may come from is a 2.x one (its
+    span ends before 3.0).  The span is asked only of a text read as 2.x: it never ends
+    before the release the text is read as (test_speed_verify), and working it out costs a
+    search of the text."""
+    return versions.checked_release() <= (2, 3) and versions.checked_span()[1] <= (2, 3)
+
+
 def _types(op: Operation) -> tuple[Attribute, Attribute]:
     """(operand #0's type, result #0's type)."""
-    return operand_tuple(op)[0].type, _first(op.results).type
+    return _first(operand_tuple(op)).type, _first(op.results).type
 
 
 # ---------------------------------------------------------------------------- load/store
@@ -396,11 +404,11 @@ class LoadOp(TritonOp):
         return bool_prop(self, "isVolatile")
 
     def verify_(self) -> None:
-        if versions.checked_span()[1] <= (2, 3):  # (2.x: the hints are required attributes)
+        if _before_3():  # (2.x: the hints are required attributes)
             for name in ("cache", "evict", "isVolatile"):
                 if name not in self.properties:
                     raise VerifyException(f"requires attribute '{name}'")
-        operands = operand_tuple(self)
+        operands = tuple(operand_tuple(self))  # (a plain tuple: xDSL's indexes in Python)
         rt = _first(self.results).type
         if not pointee_matches(operands[0].type, rt):
             raise VerifyException("failed to verify that result matches ptr type")
@@ -461,7 +469,7 @@ class StoreOp(TritonOp):
         super().__init__(operands=[ptr, value, mask], properties=_enum_props(cache, evict))
 
     def verify_(self) -> None:
-        operands = operand_tuple(self)
+        operands = tuple(operand_tuple(self))  # (a plain tuple: xDSL's indexes in Python)
         pt, vt = operands[0].type, operands[1].type
         if not pointee_matches(pt, vt):
             raise VerifyException("failed to verify that value type matches ptr type")
@@ -583,7 +591,7 @@ class ReturnOp(TritonOp):
         if not isinstance(func, FuncOp) or not isinstance(func.function_type, FunctionType):
             return  # (HasParent reports it)
         results = func.function_type.outputs.data
-        operands = self.operands
+        operands = operand_tuple(self)
         if len(operands) != len(results):
             raise VerifyException(
                 f"has {len(operands)} operands, but enclosing function "
@@ -618,7 +626,7 @@ class CallOp(TritonOp):
 def _verify_reduce_scan(op: TritonOp, return_op: type, scan: bool) -> None:
     """``verifyReduceScan``, the shape traits and ``verifyRegionsImpl`` of Triton's
     ``tt.reduce`` / ``tt.scan`` (Ops.cpp)."""
-    operands = op.operands
+    operands = tuple(operand_tuple(op))  # (a plain tuple: xDSL's indexes in Python)
     results = op.results
     n = len(operands)
     if n == 0:
@@ -895,6 +903,22 @@ def _top_level(body: str) -> str:
 _SLICE_DIM = re.compile(r"(?:<\{|,)dim=(\d+)[,}]")
 
 
+def _slice_dim(body: str) -> int | None:
+    """The ``dim`` of a slice layout's body as the reader keeps it (``<{dim=N,parent=...}>``;
+    None if not found), memoised by the text: a kernel slices a few layouts many times."""
+    dim = _SLICE_DIMS.get(body, False)
+    if dim is False:
+        m = _SLICE_DIM.search(_top_level(body))
+        dim = int(m.group(1)) if m is not None else None
+        if len(_SLICE_DIMS) > 4096:
+            _SLICE_DIMS.clear()
+        _SLICE_DIMS[body] = dim
+    return dim
+
+
+_SLICE_DIMS: dict[str, int | None] = {}
+
+
 @irdl_triton_op
 class ExpandDimsOp(ArrowOp):
     name = "tt.expand_dims"
@@ -932,8 +956,8 @@ class ExpandDimsOp(ArrowOp):
         # the axis put back; its text as the reader keeps it, `<{dim=N,parent=...}>`)
         enc = getattr(s, "encoding", None)
         if getattr(enc, "name", "").endswith(".slice"):
-            m = _SLICE_DIM.search(_top_level(enc.body.data))
-            if m is not None and int(m.group(1)) != axis:
+            dim = _slice_dim(enc.body.data)
+            if dim is not None and dim != axis:
                 raise PlainVerifyException("Incompatible slice dimension for ExpandDimsOp operand")
         if shape_of(r) != ss[:axis] + (1,) + ss[axis:]:
             require_inferred_shape(ss[:axis] + (1,) + ss[axis:], r)
@@ -1391,14 +1415,17 @@ class MakeRangeOp(TritonOp):
                     "integer attribute"
                 )
         start, end = start.value.data, end.value.data
+        ty = _first(self.results).type
+        shape = shape_of(ty)
+        if (start < end and shape is not None and len(shape) == 1 and end - start == shape[0]
+                and (ty.element_type is i32 or ty.element_type == i32)):
+            return  # (every rule below holds: which releases the text may be from is not asked)
         # (Triton 2.1 verifies no range; 2.2 - 3.3 no order of its ends: a rule of some
         # releases holds only where every release the text may be from has it)
         if versions.taken(((versions.OLDEST, (2, 1)),)):
             return
         if start >= end and not versions.taken(((versions.OLDEST, (3, 3)),)):
             raise VerifyException("start must be less than end")
-        ty = _first(self.results).type
-        shape = shape_of(ty)
         if len(shape) != 1:
             raise VerifyException("return type must be a 1D tensor")
         if end - start != shape[0]:
@@ -1622,13 +1649,12 @@ class DotOp(DotLikeOp):
     traits = tt_traits(Pure())
 
     def verify_(self) -> None:
-        low, high = versions.checked_span()
-        if high <= (2, 3):  # (2.x's required attributes)
+        if _before_3():  # (2.x's required attributes)
             if "allowTF32" not in self.attributes and "allowTF32" not in self.properties:
                 raise VerifyException("requires attribute 'allowTF32'")
-            if low >= (2, 2) and "maxNumImpreciseAcc" not in self.properties:
+            if versions.checked_span()[0] >= (2, 2) and "maxNumImpreciseAcc" not in self.properties:
                 raise VerifyException("requires attribute 'maxNumImpreciseAcc'")
-        a, b, c = (v.type for v in self.operands[:3])
+        a, b, c = (v.type for v in tuple(operand_tuple(self))[:3])
         if not same(_first(self.results).type, c):
             raise VerifyException(
                 "failed to verify that result's type matches accumulator's type"
@@ -1663,7 +1689,7 @@ class AtomicRMWOp(TritonOp):
     )
 
     def verify_(self) -> None:
-        ops = operand_tuple(self)
+        ops = tuple(operand_tuple(self))  # (a plain tuple: xDSL's indexes in Python)
         vt = ops[1].type
         if not pointee_matches(ops[0].type, vt):
             raise VerifyException("failed to verify that ptr type matches value type")
@@ -1690,7 +1716,7 @@ class AtomicCASOp(TritonOp):
     )
 
     def verify_(self) -> None:
-        ops = operand_tuple(self)
+        ops = tuple(operand_tuple(self))  # (a plain tuple: xDSL's indexes in Python)
         if not pointee_matches(ops[0].type, ops[1].type):
             raise VerifyException("failed to verify that ptr type matches cmp type")
         if not pointee_matches(ops[0].type, ops[2].type):

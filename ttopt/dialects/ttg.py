@@ -114,7 +114,7 @@ class ConvertLayoutOp(ArrowOp):
 
     def verify_(self) -> None:
         """``SameOperandsAndResultShape`` + ``SameOperandsAndResultElementType``."""
-        s, r = operand_tuple(self)[0].type, _first(self.results).type
+        s, r = _first(operand_tuple(self)).type, _first(self.results).type
         if shape_of(s) != shape_of(r):
             raise VerifyException("requires the same shape for all operands and results")
         if not same(element_type(s), element_type(r)):

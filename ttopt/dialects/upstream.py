@@ -66,7 +66,7 @@ from xdsl.parser import Parser
 from xdsl.traits import SameOperandsAndResultType
 from xdsl.utils.exceptions import VerifyException
 
-from ..xdsl_compat import own_verify
+from ..xdsl_compat import operand_tuple, own_verify
 from .base import OWN_VERIFY
 from .declarative import LazyProgram
 from .constraints import (
@@ -75,6 +75,7 @@ from .constraints import (
     FloatLike,
     SignlessIntegerLike,
     SignlessIntegerOrIndex,
+    same,
 )
 
 Rule = Callable[[Operation], None]
@@ -209,14 +210,14 @@ def _same_type_rule(op_def: OpDef, covers_all: bool = False) -> Rule | None:
     item = tuple.__getitem__
 
     def same_types(op: Operation) -> None:
-        operands, results = tuple(op.operands), op.results
+        operands, results = operand_tuple(op), op.results
         for positions, message in checks:
             first = None
             for is_result, i in positions:
                 t = (item(results, i) if is_result else item(operands, i)).type
                 if first is None:
                     first = t
-                elif t is not first and t != first:
+                elif not same(t, first):
                     raise VerifyException(message)
 
     return same_types

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import io
 import re
+from operator import attrgetter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -52,7 +53,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.constraints import (
-    AllOf, AnyAttr, BaseAttr, EqAttrConstraint, ParamAttrConstraint, VerificationContext,
+    AllOf, AnyAttr, AnyOf, BaseAttr, EqAttrConstraint, ParamAttrConstraint, VarConstraint,
+    VerificationContext,
 )
 from xdsl.irdl.operations import (
     AttrSizedSegments,
@@ -381,8 +383,10 @@ def _unconverted(op: Operation, names: list[str]) -> str | None:
     if definition is None:
         return None
     defs = definition.properties
-    # (a property the oldest release of the text lacks is a name its MLIR ignores)
-    lacking = versions.filled_properties(versions.checked_span()[0]).get(op.name, ())
+    # (a property the oldest release of the text lacks is a name its MLIR ignores; the
+    # releases are asked only for an op some release lacks a property of)
+    lacking = (versions.filled_properties(versions.checked_span()[0]).get(op.name, ())
+               if op.name in _filled_ops() else ())
     for name in sorted(names):
         if any(name == prop for prop, _ in lacking):
             continue
@@ -407,14 +411,42 @@ def _converts(c, v) -> bool:
         c = c.constr
     if isinstance(v, TypedStringAttr):  # (a StringAttr of MLIR's)
         v = v.value
-    if isinstance(c, (I32Cases, I32Enum)) or (
-        isinstance(c, ParamAttrConstraint) and (
-            c.base_attr is DenseArrayBase
-            or (c.base_attr is IntegerAttr and _ok(c, IntegerAttr(1, i1))))
-    ):
+    kind = _CONVERSIONS.get(id(c))
+    if kind is None:
+        if isinstance(c, (I32Cases, I32Enum)) or (
+            isinstance(c, ParamAttrConstraint) and (
+                c.base_attr is DenseArrayBase
+                or (c.base_attr is IntegerAttr and _ok(c, IntegerAttr(1, i1))))
+        ):
+            kind = (c, True, None)  # (the constraint itself tells)
+        else:
+            bases = c.get_bases()
+            kind = (c, False, None if bases is None else tuple(bases))
+        _CONVERSIONS[id(c)] = kind
+    _, by_constraint, bases = kind
+    if by_constraint:
         return _ok(c, v)
-    bases = c.get_bases()
-    return bases is None or isinstance(v, tuple(bases))
+    return bases is None or isinstance(v, bases)
+
+
+# id(constraint) -> (the constraint, kept: its id stays its own; whether it tells itself;
+# else the classes of its kind, None for any): what _converts finds of a property's
+# constraint, once (the constraints are those of the op definitions)
+_CONVERSIONS: dict[int, tuple] = {}
+
+
+def _filled_ops() -> frozenset[str]:
+    """The ops some release lacks a required property of (``versions.filled_properties``
+    of any release names them; of the others, none)."""
+    global _FILLED_OPS
+    if _FILLED_OPS is None:
+        _FILLED_OPS = frozenset(
+            name for r in versions.RELEASES for name in versions.filled_properties(r)
+        )
+    return _FILLED_OPS
+
+
+_FILLED_OPS: frozenset[str] | None = None
 
 
 def _written_names(text: str, start: int) -> list[str]:
@@ -728,14 +760,107 @@ def _attr_check(c):
 
         return base_check
     shared = None if c.variables() else _CTX()  # (a context only holds constraint variables)
+    passes = _passes(c)
 
     def check(name, v):
+        if passes is not None and passes(v):
+            return
         try:
             c.verify(v, shared if shared is not None else _CTX())
         except VerifyException as e:
             fail(name, e)
 
     return check
+
+
+def _passes(c, bound: frozenset = frozenset()):
+    """A predicate true of an attribute only if constraint ``c`` accepts it (verified with a
+    context of no variable bound), made of identity, class and equality tests; where it is
+    false, ``c`` itself decides (and says why).  None: ``c`` is not made of the constraints
+    it knows (xDSL's ``verify`` of each is what the predicate tests).  ``bound``: the
+    variables an enclosing conjunction may have bound before ``c`` is checked (a variable
+    seen again compares two values: ``c`` decides)."""
+    return _passes_bound(c, bound)[0]
+
+
+def _passes_bound(c, bound: frozenset):
+    """(:func:`_passes` of ``c``, the variables bound once ``c`` is checked)."""
+    kind = type(c)
+    if kind is AnyAttr:  # (verifies anything)
+        return _ANYTHING, bound
+    if kind is BaseAttr:  # (isinstance)
+        base = c.attr
+        return (lambda a: isinstance(a, base)), bound
+    if kind is EqAttrConstraint:  # (==)
+        want = c.attr
+        return (lambda a: a is want or a == want), bound
+    if kind is VarConstraint:  # (the first binding of its name: its constraint's check)
+        if c.name in bound:
+            return None, bound
+        return _passes_bound(c.constraint, bound | {c.name})
+    if kind is AllOf:  # (each)
+        parts = []
+        for x in c.attr_constrs:
+            part, bound = _passes_bound(x, bound)
+            if part is None:
+                return None, bound
+            parts.append(part)
+        return (lambda a: all(p(a) for p in parts)), bound
+    if kind is ParamAttrConstraint:  # (isinstance, and each parameter)
+        base = c.base_attr
+        try:
+            names = [name for name, _ in base.get_irdl_definition().parameters]
+        except Exception:  # (an abstract base: no definition of its own)
+            return None, bound
+        if len(names) != len(c.param_constrs):
+            return None, bound
+        params = []
+        for name, x in zip(names, c.param_constrs):
+            part, bound = _passes_bound(x, bound)
+            if part is None:
+                return None, bound
+            params.append((name, part))
+
+        def parametrized(a) -> bool:
+            # (an instance of the class itself: its parameters are the definition's)
+            return type(a) is base and all(p(getattr(a, n)) for n, p in params)
+
+        return parametrized, bound
+    if kind is AnyOf:  # (the alternative of the attribute's class; none: c decides)
+        by_class = {}
+        after = bound
+        for x in c.attr_constrs:
+            bases = x.get_bases()
+            if bases is None:
+                continue  # (the abstract alternative: c decides)
+            part, seen = _passes_bound(x, bound)
+            if part is None:
+                return None, bound
+            after = after | seen
+            for cls in bases:
+                by_class[cls] = part
+
+        def one_of(a) -> bool:
+            part = by_class.get(type(a))
+            return part is not None and part(a)
+
+        return one_of, after
+    if kind is InReleases:  # (its constraint accepts: so does every release)
+        return _passes_bound(c.constr, bound)
+    if kind is I32Enum:  # (its kind, and a case of every release)
+        width, bound = _passes_bound(c.width, bound)
+        if width is None:
+            return None, bound
+        every = frozenset.intersection(*(cases for _, _, cases in c.cases))
+        return (lambda a: width(a) and a.value.data in every), bound
+    return None, bound
+
+
+def _anything(a) -> bool:
+    return True
+
+
+_ANYTHING = _anything
 
 
 _SUMMARIES = {StringAttr: "string attribute", UnitAttr: "unit attribute"}
@@ -788,12 +913,8 @@ def _dropped_hint(op: Operation, name: str, v) -> bool:
             and versions.taken(((versions.OLDEST, (2, 3)),)))
 
 
-def _operands_of(op: Operation):
-    return operand_tuple(op)
-
-
-def _results_of(op: Operation):
-    return op.results
+_operands_of = operand_tuple
+_results_of = attrgetter("results")  # (op.results, without a Python call)
 
 
 def _compile_steps(cls, op_def, own) -> tuple:
