@@ -165,7 +165,18 @@ def functions(module: ModuleOp):
 
 def holds_two(op: Operation, classes: tuple[type, ...]) -> bool:
     """Are there two ops of ``classes`` (in all) inside ``op``?"""
-    found = False
+    found = _ops_of(op, classes)
+    return next(found, None) is not None and next(found, None) is not None
+
+
+def ops_of(op: Operation, classes: tuple[type, ...]) -> list[Operation]:
+    """The ops of ``classes`` inside ``op`` (at any depth; ``op`` itself left out): each
+    block's ops in order, the regions of an op after the rest of its block (not in program
+    order)."""
+    return list(_ops_of(op, classes))
+
+
+def _ops_of(op: Operation, classes: tuple[type, ...]) -> Iterator[Operation]:
     todo = [op]
     kinds: dict[type, bool] = {}  # (isinstance on op classes goes through ABCMeta: once a class)
     while todo:  # (a loop over the blocks' op lists: cheaper than xDSL's nested walk)
@@ -178,37 +189,10 @@ def holds_two(op: Operation, classes: tuple[type, ...]) -> bool:
                     if hit is None:
                         hit = kinds[cls] = issubclass(cls, classes)
                     if hit:
-                        if found:
-                            return True
-                        found = True
+                        yield op_
                     if op_.regions:
                         todo.append(op_)
                     op_ = op_.next_op
-    return False
-
-
-def ops_of(op: Operation, classes: tuple[type, ...]) -> list[Operation]:
-    """The ops of ``classes`` inside ``op`` (at any depth; ``op`` itself left out), found as
-    :func:`holds_two` finds them: each block's ops in order, the regions of an op after the
-    rest of its block (not in program order)."""
-    found: list[Operation] = []
-    todo = [op]
-    kinds: dict[type, bool] = {}  # (isinstance on op classes goes through ABCMeta: once a class)
-    while todo:
-        for region in todo.pop().regions:
-            for block in region.blocks:
-                op_ = block.first_op
-                while op_ is not None:
-                    cls = type(op_)
-                    hit = kinds.get(cls)
-                    if hit is None:
-                        hit = kinds[cls] = issubclass(cls, classes)
-                    if hit:
-                        found.append(op_)
-                    if op_.regions:
-                        todo.append(op_)
-                    op_ = op_.next_op
-    return found
 
 
 def enclosing_function_name(op: Operation) -> str:
