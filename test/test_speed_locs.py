@@ -363,3 +363,29 @@ def reader_strip(text, aliases):
     from ttopt.ir.reader import _strip_trailing_locs
 
     return _strip_trailing_locs(text, aliases)
+
+
+# ------------------------------------------------------------------ blanks backwards
+def _skip_blanks_back_as_before(text: str, start: int, i: int) -> int:
+    window = 256
+    while True:
+        lo = max(start, i - window)
+        kept = text[lo:i].rstrip(" \t\r\n\x00")
+        if kept or lo == start:
+            return lo + len(kept)
+        i, window = lo, window * 2
+
+
+def test_blanks_are_skipped_backwards_as_before():
+    import random
+
+    rnd = random.Random(5)
+    pieces = [" ", "\t", "\r", "\n", "\x00", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\xa0", "\u2003",
+              "x", "}", "\u00e9", " " * 300, "\n" * 50, " \n" * 200]
+    for _ in range(3000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randrange(0, 12)))
+        for start in {0, len(text) // 3}:
+            for i in {len(text), len(text) // 2, start}:
+                if start <= i:
+                    assert L.skip_blanks_back(text, start, i) == _skip_blanks_back_as_before(
+                        text, start, i), (repr(text), start, i)
