@@ -389,3 +389,15 @@ def test_blanks_are_skipped_backwards_as_before():
                 if start <= i:
                     assert L.skip_blanks_back(text, start, i) == _skip_blanks_back_as_before(
                         text, start, i), (repr(text), start, i)
+
+
+def test_rstripped_length_is_that_of_rstrip():
+    import random
+
+    rnd = random.Random(6)
+    pieces = [" ", "\t", "\r", "\n", "\x00", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\xa0", "\u2003",
+              "x", "\u00e9", " " * 30, "\n" * 5]
+    for _ in range(5000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randrange(0, 10)))
+        for blanks in (" \t\r\n", " \t\r\n\x00", "\x00\n\r\t "):
+            assert L.rstripped_length(text, blanks) == len(text.rstrip(blanks)), repr(text)
