@@ -401,3 +401,16 @@ def test_rstripped_length_is_that_of_rstrip():
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randrange(0, 10)))
         for blanks in (" \t\r\n", " \t\r\n\x00", "\x00\n\r\t "):
             assert L.rstripped_length(text, blanks) == len(text.rstrip(blanks)), repr(text)
+
+
+def test_the_module_starts_where_its_pattern_first_matches():
+    import random
+
+    rnd = random.Random(7)
+    pieces = ["module", "tt.func", '"builtin.module"', "builtin.module", "modules", "x", " ", "\t",
+              "\n", "\n\n", "#loc = loc(unknown)", "\u00e9", "\r", "\x0c", "_", "."]
+    texts = ["", "module", "\nmodule", "  module {", "xmodule\n module"]
+    texts += ["".join(rnd.choice(pieces) for _ in range(rnd.randrange(0, 9))) for _ in range(5000)]
+    for text in texts:
+        m = L._MODULE_RE.search(text)
+        assert L._module_start(text) == (m.start() if m else len(text)), repr(text)

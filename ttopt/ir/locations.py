@@ -1064,11 +1064,18 @@ def _cached_str(cache: dict, s: str) -> StringAttr:
 
 
 _MODULE_RE = re.compile(r"^\s*(module|\"builtin\.module\"|builtin\.module|tt\.func)\b", re.MULTILINE)
+# (the same after a newline: a search for it jumps from newline to newline, where one for
+# _MODULE_RE tries `^` at every character)
+_MODULE_AFTER_NEWLINE = re.compile(r"\n\s*(?:module|\"builtin\.module\"|builtin\.module|tt\.func)\b")
 
 
 def _module_start(text: str) -> int:
-    m = _MODULE_RE.search(text)
-    return m.start() if m else len(text)
+    """Where _MODULE_RE first matches (the text's length if nowhere): at the start, or
+    after the first newline where it matches."""
+    if _MODULE_RE.match(text):
+        return 0
+    m = _MODULE_AFTER_NEWLINE.search(text)
+    return m.start() + 1 if m else len(text)
 
 
 # ------------------------------------------------------------------ inline locations
