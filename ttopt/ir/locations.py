@@ -638,9 +638,9 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
 def _plain_location(m: re.Match, values: dict, cache: dict) -> LocationAttr | None:
     """The location of a definition ``m`` of :data:`_LOC_ALIAS_DEF` in a plain form, as
     :func:`fast_loc` (or, fused, :class:`_LocParser`) builds it (same ``cache``), its aliases
-    taken from ``values``; None
-    where one is not there (undefined, or not above it) or a number has 10 digits or more
-    (then resolve() says what is wrong, or the parser reads it)."""
+    taken from ``values``; None where one is not there (undefined, or not above it) or a
+    number has 10 digits or more (then resolve() says what is wrong, or the parser reads
+    it)."""
     form = m.lastindex  # (the group that closed last: which form it is)
     if form == 5:  # "file":line:col
         string, line, col = m.group(3, 4, 5)
@@ -957,7 +957,7 @@ _OTHER_ASCII_SPACE = tuple(c for c in map(chr, range(128)) if c.isspace() and c 
 
 
 def rstripped_length(text: str, blanks: str = " \t\r\n\x00") -> int:
-    """``len(text.rstrip(blanks))``, ``blanks`` being " \t\r\n" and maybe NUL, fast: where
+    """``len(text.rstrip(blanks))``, ``blanks`` being ``" \\t\\r\\n"`` and maybe NUL, fast: where
     ``text`` is ASCII without other whitespace, ``rstrip()`` strips the same whitespace
     several times as fast (it looks each character up in a table, ``rstrip(blanks)``
     searches ``blanks`` for it), and ``rstrip(blanks)`` then strips any NULs from there."""
@@ -974,7 +974,7 @@ def _has_any(text: str, chars: tuple[str, ...]) -> bool:
 
 
 def skip_blanks_back(text: str, start: int, i: int) -> int:
-    """``i`` moved back over blanks (" \t\r\n", or NULs, which the reader puts in place of
+    """``i`` moved back over blanks (``" \\t\\r\\n"``, or NULs, which the reader puts in place of
     those outside strings; not before ``start``), in growing windows: the blanked alias
     lines after a module are thousands of characters, each looked at once."""
     window = 256
@@ -1066,7 +1066,9 @@ def _cached_str(cache: dict, s: str) -> StringAttr:
 _MODULE_RE = re.compile(r"^\s*(module|\"builtin\.module\"|builtin\.module|tt\.func)\b", re.MULTILINE)
 # (the same after a newline: a search for it jumps from newline to newline, where one for
 # _MODULE_RE tries `^` at every character)
-_MODULE_AFTER_NEWLINE = re.compile(r"\n\s*(?:module|\"builtin\.module\"|builtin\.module|tt\.func)\b")
+_MODULE_AFTER_NEWLINE = re.compile(
+    r"\n\s*(?:module|\"builtin\.module\"|builtin\.module|tt\.func)\b"
+)
 
 
 def _module_start(text: str) -> int:
