@@ -17,8 +17,8 @@ _BODIES = [
     "fused[#a])", "fused[#a, #b, #c])", "fused[#a,#b])", "fused[ #a])", "fused[])", "fused[#a, #b]",
     "fused<#x>[#a])", "fused[#a, #b] )", 'fused[#a, "f":1:2])',
 ]
-_HEADS = ["#loc1 = loc(", "#loc1  = loc(", "#loc1 =loc(", "#l.x-$ = loc(", "#loc1\n= loc(", "#loc1 =",
-          "#loc1 ", "#loc1/", "#loc1", "x#loc1 = loc("]
+_HEADS = ["#loc1 = loc(", "#loc1  = loc(", "#loc1 =loc(", "#l.x-$ = loc(", "#loc1\n= loc(",
+          "#loc1 =", "#loc1 ", "#loc1/", "#loc1", "x#loc1 = loc("]
 
 
 def _agree(text: str) -> int:
@@ -47,7 +47,8 @@ def _body_end(text: str, old, new) -> bool:
     if new.end() == new.end(2):  # (no plain form: the scan reads it as before)
         return plain is None
     full = plain or L._BODY.match(text, old.end())
-    return full is not None and full.end() == new.end() and (plain is not None or new.lastindex == 9)
+    return (full is not None and full.end() == new.end()
+            and (plain is not None or new.lastindex == 9))
 
 
 @pytest.mark.parametrize("head", _HEADS)
@@ -223,7 +224,8 @@ def test_the_parse_walk_sees_a_newline():
     import re._parser as parser
 
     for rx, holds in ((r"a\s*b", True), (r"a[^\n]*b", False), (r"a[^x]b", True), (r"a\Wb", True),
-                      (r"(?:a|\n)", True), (r"a(?=\n)", False), (r"a.b", False), (r"[\w.-]+", False)):
+                      (r"(?:a|\n)", True), (r"a(?=\n)", False), (r"a.b", False),
+                      (r"[\w.-]+", False)):
         assert _may_hold_newline(parser.parse(rx)) == holds, rx
 
 
@@ -294,7 +296,8 @@ def test_the_ascii_search_finds_what_the_other_finds_in_an_ascii_text():
         at = text.find("#")
         while at >= 0:
             a, b = L._LOC_ALIAS_DEF.search(text, at), L._LOC_ALIAS_DEF_ASCII.search(text, at)
-            assert (a and (a.span(), a.groups(), a.lastindex)) == (b and (b.span(), b.groups(), b.lastindex))
+            assert (a and (a.span(), a.groups(), a.lastindex)) == (
+                b and (b.span(), b.groups(), b.lastindex))
             n += a is not None
             at = text.find("#", at + 1)
     assert n > 1000
@@ -363,3 +366,56 @@ def reader_strip(text, aliases):
     from ttopt.ir.reader import _strip_trailing_locs
 
     return _strip_trailing_locs(text, aliases)
+
+
+# ------------------------------------------------------------------ blanks backwards
+def _skip_blanks_back_as_before(text: str, start: int, i: int) -> int:
+    window = 256
+    while True:
+        lo = max(start, i - window)
+        kept = text[lo:i].rstrip(" \t\r\n\x00")
+        if kept or lo == start:
+            return lo + len(kept)
+        i, window = lo, window * 2
+
+
+def test_blanks_are_skipped_backwards_as_before():
+    import random
+
+    rnd = random.Random(5)
+    pieces = [" ", "\t", "\r", "\n", "\x00", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\xa0",
+              "\u2003",
+              "x", "}", "\u00e9", " " * 300, "\n" * 50, " \n" * 200]
+    for _ in range(3000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randrange(0, 12)))
+        for start in {0, len(text) // 3}:
+            for i in {len(text), len(text) // 2, start}:
+                if start <= i:
+                    assert L.skip_blanks_back(text, start, i) == _skip_blanks_back_as_before(
+                        text, start, i), (repr(text), start, i)
+
+
+def test_rstripped_length_is_that_of_rstrip():
+    import random
+
+    rnd = random.Random(6)
+    pieces = [" ", "\t", "\r", "\n", "\x00", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\xa0",
+              "\u2003",
+              "x", "\u00e9", " " * 30, "\n" * 5]
+    for _ in range(5000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randrange(0, 10)))
+        for blanks in (" \t\r\n", " \t\r\n\x00", "\x00\n\r\t "):
+            assert L.rstripped_length(text, blanks) == len(text.rstrip(blanks)), repr(text)
+
+
+def test_the_module_starts_where_its_pattern_first_matches():
+    import random
+
+    rnd = random.Random(7)
+    pieces = ["module", "tt.func", '"builtin.module"', "builtin.module", "modules", "x", " ", "\t",
+              "\n", "\n\n", "#loc = loc(unknown)", "\u00e9", "\r", "\x0c", "_", "."]
+    texts = ["", "module", "\nmodule", "  module {", "xmodule\n module"]
+    texts += ["".join(rnd.choice(pieces) for _ in range(rnd.randrange(0, 9))) for _ in range(5000)]
+    for text in texts:
+        m = L._MODULE_RE.search(text)
+        assert L._module_start(text) == (m.start() if m else len(text)), repr(text)

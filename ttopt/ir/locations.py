@@ -638,9 +638,9 @@ def extract_loc_aliases(text: str, filename: str) -> tuple[str, LocAliasTable]:
 def _plain_location(m: re.Match, values: dict, cache: dict) -> LocationAttr | None:
     """The location of a definition ``m`` of :data:`_LOC_ALIAS_DEF` in a plain form, as
     :func:`fast_loc` (or, fused, :class:`_LocParser`) builds it (same ``cache``), its aliases
-    taken from ``values``; None
-    where one is not there (undefined, or not above it) or a number has 10 digits or more
-    (then resolve() says what is wrong, or the parser reads it)."""
+    taken from ``values``; None where one is not there (undefined, or not above it) or a
+    number has 10 digits or more (then resolve() says what is wrong, or the parser reads
+    it)."""
     form = m.lastindex  # (the group that closed last: which form it is)
     if form == 5:  # "file":line:col
         string, line, col = m.group(3, 4, 5)
@@ -923,13 +923,12 @@ def check_top_level_aliases(
     top-level op's [first token, next token) in ``text``."""
     if not spans or not table.offsets:
         return
-    defs = [(at, name) for name, at in table.offsets.items()]  # (found in text order)
-    starts = [at for at, _ in defs]
+    starts = list(table.offsets.values())  # (found in text order)
     for start, after in spans:  # (linear: one binary search per top-level op)
         end = _end_of_code(text, start, after)
         i = bisect.bisect_right(starts, start)
-        if i < len(defs) and defs[i][0] < end:
-            at, name = defs[i]
+        if i < len(starts) and starts[i] < end:
+            at, name = starts[i], list(table.offsets)[i]
             ln, col = line_col(text, at)
             raise TTOptError(
                 f"location alias definition '{name}' inside an operation (MLIR reads "
@@ -952,15 +951,38 @@ def _end_of_code(text: str, start: int, after: int) -> int:
     return i
 
 
+# the characters other than blanks (" \t\r\n") that `str.rstrip()` strips in an ASCII text
+# (a form feed, a vertical tab, the separators \x1c - \x1f)
+_OTHER_ASCII_SPACE = tuple(c for c in map(chr, range(128)) if c.isspace() and c not in " \t\r\n")
+
+
+def rstripped_length(text: str, blanks: str = " \t\r\n\x00") -> int:
+    """``len(text.rstrip(blanks))``, ``blanks`` being ``" \\t\\r\\n"`` and maybe NUL, fast: where
+    ``text`` is ASCII without other whitespace, ``rstrip()`` strips the same whitespace
+    several times as fast (it looks each character up in a table, ``rstrip(blanks)``
+    searches ``blanks`` for it), and ``rstrip(blanks)`` then strips any NULs from there."""
+    if text.isascii() and not _has_any(text, _OTHER_ASCII_SPACE):
+        return len(text.rstrip().rstrip(blanks))
+    return len(text.rstrip(blanks))
+
+
+def _has_any(text: str, chars: tuple[str, ...]) -> bool:
+    for c in chars:  # (a search for one character is a memchr: fast)
+        if c in text:
+            return True
+    return False
+
+
 def skip_blanks_back(text: str, start: int, i: int) -> int:
-    """``i`` moved back over blanks (not before ``start``), in growing windows: the blanked
-    alias lines after a module are thousands of characters, each looked at once."""
+    """``i`` moved back over blanks (``" \\t\\r\\n"``, or NULs, which the reader puts in place of
+    those outside strings; not before ``start``), in growing windows: the blanked alias
+    lines after a module are thousands of characters, each looked at once."""
     window = 256
     while True:
         lo = max(start, i - window)
-        kept = text[lo:i].rstrip(" \t\r\n\x00")
+        kept = rstripped_length(text[lo:i])
         if kept or lo == start:
-            return lo + len(kept)
+            return lo + kept
         i, window = lo, window * 2
 
 
@@ -1042,11 +1064,20 @@ def _cached_str(cache: dict, s: str) -> StringAttr:
 
 
 _MODULE_RE = re.compile(r"^\s*(module|\"builtin\.module\"|builtin\.module|tt\.func)\b", re.MULTILINE)
+# (the same after a newline: a search for it jumps from newline to newline, where one for
+# _MODULE_RE tries `^` at every character)
+_MODULE_AFTER_NEWLINE = re.compile(
+    r"\n\s*(?:module|\"builtin\.module\"|builtin\.module|tt\.func)\b"
+)
 
 
 def _module_start(text: str) -> int:
-    m = _MODULE_RE.search(text)
-    return m.start() if m else len(text)
+    """Where _MODULE_RE first matches (the text's length if nowhere): at the start, or
+    after the first newline where it matches."""
+    if _MODULE_RE.match(text):
+        return 0
+    m = _MODULE_AFTER_NEWLINE.search(text)
+    return m.start() + 1 if m else len(text)
 
 
 # ------------------------------------------------------------------ inline locations

@@ -2050,6 +2050,9 @@ _TRAILING_LOC = re.compile(
     r"loc\((?:(?<=[^ \t\n=,\[({<][ \t]loc\()()|)(#[\w$.-]+)\)(?=[ \t]*+()$)"
     r"(?![ \t\r\n]*+loc[ \t\r\n]*+\()", re.MULTILINE
 )
+# (the same for a text all ASCII: the alias's word class as ASCII ranges, checked faster)
+_TRAILING_LOC_ASCII = re.compile(_TRAILING_LOC.pattern.replace(r"[\w$.-]", "[0-9A-Za-z_$.-]"),
+                                 re.MULTILINE)
 
 
 _IN_ATTRIBUTE = frozenset("=,[({<")  # (what goes before an attribute's value: no op's end)
@@ -2067,7 +2070,8 @@ def _strip_trailing_locs(text: str, aliases: dict) -> tuple[str, dict[int, str]]
     # pattern sees there what it sees in the whole text, whitespace after, and its look-ahead
     # does not read all of it again from that line)
     end = text.find("\n", len(text.rstrip()))
-    for m in _TRAILING_LOC.finditer(text, 0, len(text) if end < 0 else end):
+    pattern = _TRAILING_LOC_ASCII if text.isascii() else _TRAILING_LOC
+    for m in pattern.finditer(text, 0, len(text) if end < 0 else end):
         start = m.start() - 1  # (the blank before `loc(`)
         if m.start(1) < 0:  # (else group 1 says what the checks below would find)
             if start < last or text[start] not in " \t":
