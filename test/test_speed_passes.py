@@ -288,3 +288,37 @@ def test_ops_of_finds_what_holds_two_counts():
                 found = ops_of(func, classes)
                 assert len(found) == sum(isinstance(op, classes) for op in func.walk())
                 assert (len(found) >= 2) == holds_two(func, classes)
+
+
+def test_constant_effects_answer_as_get_effects():
+    """``may_write`` and ``is_pure`` (which answer from a per-class table where an op's
+    effect traits are constant) and :class:`WriteCache` give what xDSL's ``get_effects``
+    gives, for every op of the inputs."""
+    from xdsl.traits import MemoryEffect, RecursiveMemoryEffect, get_effects
+
+    from ttopt.analysis.effects import _WRITE_LIKE, WriteCache, constant_effects, is_pure, may_write
+
+    def generic_may_write(op) -> bool:
+        traits = op.get_traits_of_type(MemoryEffect)
+        if not traits:
+            return True
+        for trait in traits:
+            if isinstance(trait, RecursiveMemoryEffect):
+                if any(generic_may_write(c) for r in op.regions for b in r.blocks for c in b.ops):
+                    return True
+                continue
+            effects = trait.get_effects(op)
+            if effects is None or any(e.kind in _WRITE_LIKE for e in effects):
+                return True
+        return False
+
+    seen_constant = 0
+    for module in _modules():
+        writes = WriteCache()
+        for op in module.op.walk():
+            effects = get_effects(op)
+            assert may_write(op) == (effects is None or any(e.kind in _WRITE_LIKE for e in effects)), op.name
+            assert is_pure(op) == (effects is not None and not effects), op.name
+            assert writes.may_write(op) == generic_may_write(op), op.name
+            seen_constant += constant_effects(op) is not None
+    assert seen_constant > 1000

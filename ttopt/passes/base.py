@@ -187,13 +187,18 @@ def holds_two(op: Operation, classes: tuple[type, ...]) -> bool:
     return False
 
 
+_KINDS: dict[tuple[type, ...], dict[type, bool]] = {}  # classes -> {op class: a subclass?}
+
+
 def ops_of(op: Operation, classes: tuple[type, ...]) -> list[Operation]:
     """The ops of ``classes`` inside ``op`` (at any depth; ``op`` itself left out), found as
     :func:`holds_two` finds them: each block's ops in order, the regions of an op after the
     rest of its block (not in program order)."""
     found: list[Operation] = []
     todo = [op]
-    kinds: dict[type, bool] = {}  # (isinstance on op classes goes through ABCMeta: once a class)
+    kinds = _KINDS.get(classes)  # (isinstance on op classes goes through ABCMeta: once a class)
+    if kinds is None:
+        kinds = _KINDS[classes] = {}
     while todo:
         for region in todo.pop().regions:
             for block in region.blocks:
