@@ -28,7 +28,7 @@ from conftest import HAVE_CORPUS, ROOT, corpus_files, fixture_files
 from ttopt.passes import div_chain, redundant_load, redundant_reduce
 from ttopt.passes.base import functions, holds_two, ops_of
 from ttopt.passes.div_chain import DivChain
-from ttopt.passes.redundant_load import _ANY, RedundantLoad, eligible
+from ttopt.passes.redundant_load import _ANY, RedundantLoad, eligible, pointer_root, value_shape
 from ttopt.passes.redundant_reduce import RedundantReduce, shape_of
 from ttopt.pipeline import split_input_file
 
@@ -241,23 +241,32 @@ def _modules():
             continue
 
 
-def test_one_number_one_root():
-    """Two load pointers with one value number have one root (or one of them is _ANY)."""
+def test_one_number_one_root_one_shape():
+    """Two values with one value number have one root and one shape (or one of them is
+    _ANY): every op result and block argument of the inputs, with and without
+    ``value-numbering``."""
     from ttopt.analysis.value_numbering import ValueNumbering
 
     shared = 0
     for module in _modules():
         for func in functions(module.op):
+            values = [v for op in func.walk() for v in op.results]
+            values += [a for op in func.walk() for r in op.regions for b in r.blocks for a in b.args]
             for pure_ops in (True, False):
                 numbering = ValueNumbering(pure_ops=pure_ops)
                 by_number = collections.defaultdict(list)
-                for load in ops_of(func, (redundant_load.LoadOp,)):
-                    by_number[numbering.number(load.ptr)].append(load.ptr)
-                for ptrs in by_number.values():
-                    roots = {RedundantLoad._root(None, p, numbering) for p in ptrs}
-                    assert len(roots - {_ANY}) <= 1, ptrs
-                    shared += len(ptrs) > 1 and any(p is not ptrs[0] for p in ptrs)
-    assert shared >= 3  # (pointers computed twice do occur: the test sees some)
+                for v in values:
+                    by_number[numbering.number(v)].append(v)
+                for same in by_number.values():
+                    if len(same) < 2:
+                        continue
+                    shared += 1
+                    roots = {pointer_root(v, numbering) for v in same}
+                    assert len(roots - {_ANY}) <= 1, same
+                    for depth in (1, 2, 4, 6):
+                        shapes = {value_shape(v, depth, numbering) for v in same}
+                        assert len(shapes - {_ANY}) <= 1, same
+    assert shared >= 20  # (values computed twice do occur: the test sees some)
 
 
 def test_one_number_one_shape():
@@ -288,3 +297,37 @@ def test_ops_of_finds_what_holds_two_counts():
                 found = ops_of(func, classes)
                 assert len(found) == sum(isinstance(op, classes) for op in func.walk())
                 assert (len(found) >= 2) == holds_two(func, classes)
+
+
+def test_constant_effects_answer_as_get_effects():
+    """``may_write`` and ``is_pure`` (which answer from a per-class table where an op's
+    effect traits are constant) and :class:`WriteCache` give what xDSL's ``get_effects``
+    gives, for every op of the inputs."""
+    from xdsl.traits import MemoryEffect, RecursiveMemoryEffect, get_effects
+
+    from ttopt.analysis.effects import _WRITE_LIKE, WriteCache, constant_effects, is_pure, may_write
+
+    def generic_may_write(op) -> bool:
+        traits = op.get_traits_of_type(MemoryEffect)
+        if not traits:
+            return True
+        for trait in traits:
+            if isinstance(trait, RecursiveMemoryEffect):
+                if any(generic_may_write(c) for r in op.regions for b in r.blocks for c in b.ops):
+                    return True
+                continue
+            effects = trait.get_effects(op)
+            if effects is None or any(e.kind in _WRITE_LIKE for e in effects):
+                return True
+        return False
+
+    seen_constant = 0
+    for module in _modules():
+        writes = WriteCache()
+        for op in module.op.walk():
+            effects = get_effects(op)
+            assert may_write(op) == (effects is None or any(e.kind in _WRITE_LIKE for e in effects)), op.name
+            assert is_pure(op) == (effects is not None and not effects), op.name
+            assert writes.may_write(op) == generic_may_write(op), op.name
+            seen_constant += constant_effects(op) is not None
+    assert seen_constant > 1000

@@ -32,13 +32,56 @@ What the ops of Triton 3.6 declare, in the four classes :func:`classify` names:
 from __future__ import annotations
 
 from xdsl.ir import Operation
-from xdsl.traits import MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect, get_effects
+from xdsl.traits import (
+    MemoryAllocEffect,
+    MemoryEffect,
+    MemoryEffectKind,
+    MemoryFreeEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
+    RecursiveMemoryEffect,
+    get_effects,
+)
 
 _WRITE_LIKE = (MemoryEffectKind.WRITE, MemoryEffectKind.FREE, MemoryEffectKind.ALLOC)
+
+# xDSL's effect traits whose ``get_effects`` is the same set for every op (``Pure`` is a
+# ``NoMemoryEffect``): the functions themselves, so that a subclass overriding one is not
+# taken for constant.
+_CONSTANT_EFFECTS = frozenset(
+    cls.get_effects.__func__
+    for cls in (NoMemoryEffect, MemoryReadEffect, MemoryWriteEffect, MemoryAllocEffect, MemoryFreeEffect)
+)
+_BY_CLASS: dict[type, tuple[object, list | None]] = {}
+
+
+def constant_effects(op: Operation) -> list | None:
+    """The effects of each of ``op``'s memory-effect traits (a list of sets, ``[]`` for an
+    op that declares none), where every one of them is a trait of ``_CONSTANT_EFFECTS``,
+    the same for every op of ``op``'s class; None where one may depend on the op (its
+    attributes, its regions).  Worked out once per op class (and again if the class's
+    traits change: ``add_trait``)."""
+    cls = type(op)
+    traits = getattr(getattr(cls, "traits", None), "traits", None)  # (the class's frozenset)
+    known = _BY_CLASS.get(cls)
+    if known is not None and known[0] is traits and traits is not None:
+        return known[1]
+    found: list | None = []
+    for trait in op.get_traits_of_type(MemoryEffect):
+        if getattr(type(trait).get_effects, "__func__", None) not in _CONSTANT_EFFECTS:
+            found = None
+            break
+        found.append(trait.get_effects(op))
+    _BY_CLASS[cls] = (traits, found)
+    return found
 
 
 def may_write(op: Operation) -> bool:
     """True if ``op`` (including ops nested in its regions) may write memory."""
+    constant = constant_effects(op)
+    if constant is not None:  # (what get_effects would say, without asking each trait)
+        return not constant or any(e.kind in _WRITE_LIKE for effects in constant for e in effects)
     effects = get_effects(op)
     if effects is None:
         return True
@@ -46,6 +89,9 @@ def may_write(op: Operation) -> bool:
 
 
 def is_pure(op: Operation) -> bool:
+    constant = constant_effects(op)
+    if constant is not None:
+        return bool(constant) and not any(constant)
     effects = get_effects(op)
     return effects is not None and not effects
 
@@ -79,6 +125,9 @@ class WriteCache:
         return known
 
     def _compute(self, op: Operation) -> bool:
+        constant = constant_effects(op)
+        if constant is not None:  # (what the loop below finds, worked out once per class)
+            return not constant or any(e.kind in _WRITE_LIKE for effects in constant for e in effects)
         traits = op.get_traits_of_type(MemoryEffect)
         if not traits:
             return True

@@ -190,6 +190,12 @@ class ValueNumbering:
         would have: no op needs to exist)."""
         return self._intern(self._const_key(value_attr, typ))
 
+    def attribute(self, attr: Attribute) -> int:
+        """A small int per attribute value: one int for equal attributes, different ints
+        for different ones (each attribute object hashed once: a tensor type with its
+        encoding is slow to hash)."""
+        return self._attr(attr)
+
     def structural(self, op: Operation) -> bool:
         """Are ``op``'s results numbered by their key (``op``'s name, properties and
         attributes, result types, operand numbers)?  If not, each has a number of its own

@@ -176,9 +176,14 @@ def ops_of(op: Operation, classes: tuple[type, ...]) -> list[Operation]:
     return list(_ops_of(op, classes))
 
 
+_KINDS: dict[tuple[type, ...], dict[type, bool]] = {}  # classes -> {op class: a subclass?}
+
+
 def _ops_of(op: Operation, classes: tuple[type, ...]) -> Iterator[Operation]:
     todo = [op]
-    kinds: dict[type, bool] = {}  # (isinstance on op classes goes through ABCMeta: once a class)
+    kinds = _KINDS.get(classes)  # (isinstance on op classes goes through ABCMeta: once a class)
+    if kinds is None:
+        kinds = _KINDS[classes] = {}
     while todo:  # (a loop over the blocks' op lists: cheaper than xDSL's nested walk)
         for region in todo.pop().regions:
             for block in region.blocks:

@@ -127,10 +127,10 @@ from ..analysis.masks import MaskImplication
 from ..analysis.value_numbering import ValueNumbering
 from ..analysis.writers import stores_only
 from ..dialects.arith import ConstantOp, SelectOp
-from ..dialects.base import int_attr
+from ..dialects.base import int_attr, segment_sizes
 from ..dialects.scf import ConditionOp, ForOp, IfOp, WhileOp, YieldOp
 from ..dialects.tt import LoadOp, MapElementwiseOp, ReduceOp, ScanOp, StoreOp
-from ..xdsl_compat import set_value_name
+from ..xdsl_compat import operand_tuple, set_value_name
 from .base import (
     FunctionWalkPass,
     PassStats,
@@ -149,18 +149,54 @@ EVICT_LAST = 3
 # Ops whose regions may run many times: loops, and combiners/bodies run per element.
 _REPEATED = (ForOp, WhileOp, ReduceOp, ScanOp, MapElementwiseOp)
 
-# Ops through whose first operand a pointer is followed down to its root (:meth:`_root`):
+# Ops through whose first operand a pointer is followed down to its root (:func:`pointer_root`):
 # ``tt.addptr`` (its base) and the ops that move a pointer's lanes.
 _ROOT_THROUGH = frozenset(
     {"tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "ttg.convert_layout", "tt.reshape", "tt.trans"}
 )
-_ANY = object()  # a root that may be any other (see RedundantLoad._root)
+_ANY = object()  # a root that may be any other (see pointer_root)
+_REPLACED = (LoadOp, IfOp, WhileOp)  # ops whose results the pass replaces
+_REPLACED_CLASS: dict[type, bool] = {}
+
+
+_LOAD_CLASS: dict[type, bool] = {}
+
+
+def _is_load(op: Operation) -> bool:
+    """``isinstance(op, LoadOp)``, once per op class (op classes go through ABCMeta)."""
+    cls = type(op)
+    hit = _LOAD_CLASS.get(cls)
+    if hit is None:
+        hit = _LOAD_CLASS[cls] = issubclass(cls, LoadOp)
+    return hit
+
+
+def _replaced(op: Operation) -> bool:
+    """``isinstance(op, _REPLACED)``, once per op class (op classes go through ABCMeta)."""
+    cls = type(op)
+    hit = _REPLACED_CLASS.get(cls)
+    if hit is None:
+        hit = _REPLACED_CLASS[cls] = issubclass(cls, _REPLACED)
+    return hit
+
+POINTER_DEPTH = 4  # how deep a pointer's shape looks (value_shape)
 
 MAX_ENTRIES = 8
 """At most this many entries are available per address (load key): when one more would be
 added, the least recently used (added, or the source of a merge) is forgotten, as a writer
 would remove it.  A load is compared with at most these (one mask implication check
 each), so the pass is linear in the loads however many masks one address is read under."""
+
+
+def load_operands(op: LoadOp) -> tuple[SSAValue, SSAValue | None, SSAValue | None]:
+    """``(op.ptr, op.mask, op.other)``, as xDSL's accessors find them (indexed by the
+    ``operandSegmentSizes`` property), which unpack that property at each access: here it is
+    read once, memoised by its bytes (:func:`segment_sizes`)."""
+    sizes = segment_sizes(op.properties["operandSegmentSizes"])
+    operands = operand_tuple(op)
+    mask = operands[sizes[0]] if sizes[1] else None
+    other = operands[sizes[0] + sizes[1]] if sizes[2] else None
+    return operands[0], mask, other
 
 
 def eligible(op: LoadOp) -> bool:
@@ -346,6 +382,74 @@ def _zero_attr(typ: Attribute) -> Attribute | None:
         return None
 
 
+# ---------------------------------------------------------------------------- what can pair
+def pointer_root(ptr: SSAValue, numbering: ValueNumbering):
+    """The value under ``ptr``'s ops of :data:`_ROOT_THROUGH`, by their first operands;
+    ``_ANY`` where the pointer could have one value number (in ``numbering``, at any time
+    of the pass's walk) with a pointer of another root.
+
+    Two pointers with one number have one root, or one of the roots is ``_ANY``: a
+    result numbered by its key has the number of a result of the same op name with
+    operands of the same numbers, so down the two chains the first operands have one
+    number, until a value that is not numbered by its key, whose number is its own
+    (the root: one value), or another value's (an ``scf.while`` ``after`` argument,
+    aliased: ``_ANY``); a value numbered by its key that is not in
+    :data:`_ROOT_THROUGH` (a constant, ``arith.select`` ...) is ``_ANY``.  The values
+    the pass replaces (results of loads, and of the ``scf.if``/``scf.while`` ops it
+    rebuilds) are ``_ANY``: what uses them is numbered from their replacements."""
+    v = ptr
+    for _ in range(64):
+        if type(v) is OpResult or isinstance(v, OpResult):  # (isinstance: through ABCMeta)
+            op = v.op
+            if _replaced(op):
+                return _ANY
+            if not numbering.structural(op):
+                return v
+            operands = operand_tuple(op)
+            if op.name not in _ROOT_THROUGH or not operands:
+                return _ANY
+            v = operands[0]
+        elif isinstance(v, BlockArgument):
+            return _ANY if isinstance(v.block.parent_op(), WhileOp) else v
+        else:
+            return _ANY
+    return _ANY  # (a chain this long: not followed to its end)
+
+
+def value_shape(v: SSAValue, depth: int, numbering: ValueNumbering):
+    """A coarse form of ``v``'s value number, ``depth`` ops down: values with one number
+    have one shape, or one of the shapes is ``_ANY``.  Follows
+    :meth:`ValueNumbering._key` case by case: a value that is not numbered by its key
+    has a number of its own (its shape: itself); a constant, or a ``tt.splat`` of one,
+    may have the number of any other constant (shape ``"const"``); any other result
+    numbered by its key is the op's name, the result's index and its operands' shapes
+    (two operands as a set: an integer op's may be exchanged, ``COMMUTATIVE_INT``), or,
+    past ``depth``, one shape for all.  As in :func:`pointer_root`, the values the pass
+    replaces, and ``scf.while`` ``after`` arguments (aliased), are ``_ANY``, and so is a
+    shape with ``_ANY`` in it."""
+    if depth == 0:
+        return ()
+    if type(v) is OpResult or isinstance(v, OpResult):  # (isinstance: through ABCMeta)
+        op = v.op
+        if _replaced(op):
+            return _ANY
+        if not numbering.structural(op):
+            return v
+        name = op.name
+        operands = operand_tuple(op)
+        if name == "arith.constant" or (
+            name == "tt.splat" and any(getattr(o.owner, "name", None) == "arith.constant" for o in operands)
+        ):
+            return "const"
+        shapes = tuple(value_shape(o, depth - 1, numbering) for o in operands)
+        if any(x is _ANY for x in shapes):
+            return _ANY
+        return (name, v.index, frozenset(shapes) if len(shapes) == 2 else shapes)
+    if isinstance(v, BlockArgument):
+        return _ANY if isinstance(v.block.parent_op(), WhileOp) else v
+    return _ANY
+
+
 # ---------------------------------------------------------------------------- the pass
 @dataclass(frozen=True)
 class RedundantLoad(FunctionWalkPass):
@@ -406,61 +510,36 @@ class RedundantLoad(FunctionWalkPass):
         walk leaves it alone, without numbering its operands (value numbering is
         structural: no other value's number depends on whether these were numbered).  Two
         loads can share an address only if they have one :meth:`_shape_key` and their
-        pointers one :meth:`_root` (or one of the roots is ``_ANY``).  The pass creates no
-        load and changes no load's shape key (of the properties it changes, only ``evict``,
-        and only where the two loads already have the same hints) or root, so the set,
-        taken once before the walk, holds for the whole walk.  (``numbering``: the one the
-        walk will use, asked only which ops it numbers by their keys.)"""
+        pointers one :func:`pointer_root` and one :func:`value_shape` (or one of them is
+        ``_ANY``).  The pass creates no load and changes no load's shape key (of the
+        properties it changes, only ``evict``, and only where the two loads already have the
+        same hints), root or pointer shape, so the set, taken once before the walk, holds
+        for the whole walk.  (``numbering``: the one the walk will use, asked only which ops
+        it numbers by their keys.)"""
         loads = [load for load in ops_of(func, (LoadOp,)) if eligible(load)]
         if len(loads) < 2:
             return set()
-        roots = {load: self._root(load.ptr, numbering) for load in loads}
+        roots = {load: pointer_root(load_operands(load)[0], numbering) for load in loads}
         per_root = Counter(roots.values())
-        if _ANY not in per_root:  # (a root of its own: no shape key needed)
+        if _ANY not in per_root:  # (a root of its own: nothing more needed)
             loads = [load for load in loads if per_root[roots[load]] > 1]
+        forms: dict[LoadOp, object] = {}  # (the pointer's root and shape, or _ANY)
         groups: dict[object, list[LoadOp]] = {}
         for load in loads:
-            groups.setdefault(self._shape_key(load), []).append(load)
+            root = roots[load]
+            shape = _ANY if root is _ANY else value_shape(load_operands(load)[0], POINTER_DEPTH, numbering)
+            forms[load] = _ANY if shape is _ANY else (root, shape)
+            groups.setdefault(self._shape_key(load, numbering), []).append(load)
         paired: set[LoadOp] = set()
         for group in groups.values():
             if len(group) < 2:
                 continue
-            in_group = Counter(roots[load] for load in group)
+            in_group = Counter(forms[load] for load in group)
             if _ANY in in_group:
                 paired.update(group)
             else:
-                paired.update(load for load in group if in_group[roots[load]] > 1)
+                paired.update(load for load in group if in_group[forms[load]] > 1)
         return paired
-
-    def _root(self, ptr: SSAValue, numbering: ValueNumbering):
-        """The value under ``ptr``'s ops of :data:`_ROOT_THROUGH`, by their first operands;
-        ``_ANY`` where the pointer could have one value number with a pointer of another
-        root.
-
-        Two pointers with one number have one root, or one of the roots is ``_ANY``: a
-        result numbered by its key has the number of a result of the same op name with
-        operands of the same numbers, so down the two chains the first operands have one
-        number, until a value that is not numbered by its key, whose number is its own
-        (the root: one value), or another value's (an ``scf.while`` ``after`` argument,
-        aliased: ``_ANY``); a value numbered by its key that is not in
-        :data:`_ROOT_THROUGH` (a constant, ``arith.select`` ...) is ``_ANY``.  The values
-        the pass replaces (results of loads, and of the ``scf.if``/``scf.while`` ops it
-        rebuilds) are ``_ANY``: what uses them is numbered from their replacements."""
-        v = ptr
-        for _ in range(64):
-            if isinstance(v, BlockArgument):
-                return _ANY if isinstance(v.block.parent_op(), WhileOp) else v
-            if not isinstance(v, OpResult):
-                return _ANY
-            op = v.op
-            if isinstance(op, (LoadOp, IfOp, WhileOp)):
-                return _ANY
-            if not numbering.structural(op):
-                return v
-            if op.name not in _ROOT_THROUGH or not op.operands:
-                return _ANY
-            v = op.operands[0]
-        return _ANY  # (a chain this long: not followed to its end)
 
     # ------------------------------------------------------------------ walking
     def _block(self, block: Block, available: dict) -> int:
@@ -472,7 +551,7 @@ class RedundantLoad(FunctionWalkPass):
         removed = 0
         paired = self.paired
         for op in list(block.ops):
-            if isinstance(op, LoadOp) and eligible(op):
+            if _is_load(op) and eligible(op):
                 if op in paired:  # (any other load is never merged: see _paired_loads)
                     removed += self._load(op, available)
             elif op.regions:
@@ -622,28 +701,37 @@ class RedundantLoad(FunctionWalkPass):
             available.clear()
 
     # ------------------------------------------------------------------ loads
-    def _shape_key(self, op: LoadOp):
+    def _shape_key(self, op: LoadOp, numbering: ValueNumbering):
         """What of a load's address (:meth:`_addr`) is not its pointer's number: two loads
-        with different shape keys never have one address."""
+        with different shape keys never have one address.  The result type,
+        ``boundaryCheck`` and ``padding`` (None: absent), each as ``numbering``'s small int
+        for the attribute (equal exactly where the attributes are equal)."""
+        attribute = numbering.attribute
         boundary = op.properties.get("boundaryCheck")
         if boundary is not None and not boundary.get_values():
             boundary = None  # `array<i32>` (generic form) is the default, as absent
-        key = (op.result.type, boundary, op.properties.get("padding"))
+        padding = op.properties.get("padding")
+        key = (
+            attribute(op.result.type),
+            None if boundary is None else attribute(boundary),
+            None if padding is None else attribute(padding),
+        )
         if self.respect_hints:
             key = (key, op.cache_modifier, op.eviction_policy)
         return key
 
-    def _addr(self, op: LoadOp):
-        """The address of a load: its pointer's value number and its shape key."""
-        return (self.numbering.number(op.ptr), self._shape_key(op))
+    def _addr(self, op: LoadOp, ptr: SSAValue):
+        """The address of a load through ``ptr``: the pointer's value number and the load's
+        shape key."""
+        return (self.numbering.number(ptr), self._shape_key(op, self.numbering))
 
     def _load(self, op: LoadOp, available: dict) -> int:
         """Replace ``op`` by an available load's value if a rule applies (1), else record it
         as available (0).  The candidates are the entries of its address (at most
         :data:`MAX_ENTRIES`), each rule trying them in the order they were added."""
         num = self.numbering.number
-        addr = self._addr(op)
-        mask, other = op.mask, op.other
+        ptr, mask, other = load_operands(op)
+        addr = self._addr(op, ptr)
         mask_n = num(mask) if mask is not None else None
         other_n = num(other) if other is not None else None
         candidates = available.get(addr, ())
@@ -668,7 +756,7 @@ class RedundantLoad(FunctionWalkPass):
             return known
 
         def merge(e: Entry, value: SSAValue, default: str) -> None:
-            self._replace(op, e, value, self._kind(e, op, mask, other, default))
+            self._replace(op, e, value, self._kind(e, ptr, mask, other, default))
             self._touch(available, addr, e)
 
         # 1. identical / value-numbered
@@ -700,12 +788,12 @@ class RedundantLoad(FunctionWalkPass):
                 set_value_name(select.results[0], op.result.name_hint)
                 merge(e, select.results[0], "implied-mask")
                 entry = Entry(
-                    op.ptr, mask, other, mask_n, other_n, select.results[0], e.loads, "implied-mask", e.past_store,
+                    ptr, mask, other, mask_n, other_n, select.results[0], e.loads, "implied-mask", e.past_store,
                     next(self.clock),
                 )
                 available[addr] = _appended(available[addr], entry)
                 return 1
-        entry = Entry(op.ptr, mask, other, mask_n, other_n, op.result, (op,), used=next(self.clock))
+        entry = Entry(ptr, mask, other, mask_n, other_n, op.result, (op,), used=next(self.clock))
         available[addr] = _appended(candidates, entry)
         return 0
 
@@ -715,13 +803,13 @@ class RedundantLoad(FunctionWalkPass):
         stamp = next(self.clock)
         available[addr] = tuple(replace(x, used=stamp) if x is e else x for x in available[addr])
 
-    def _kind(self, e: Entry, op: LoadOp, mask, other, default: str) -> str:
+    def _kind(self, e: Entry, ptr: SSAValue, mask, other, default: str) -> str:
         value = e.value
         if isinstance(value, (_IfJoin, _Forward)):
             kind = value.kind
         elif e.kind != "identical":
             kind = e.kind
-        elif default == "identical" and not (e.ptr is op.ptr and e.mask is mask and e.other is other):
+        elif default == "identical" and not (e.ptr is ptr and e.mask is mask and e.other is other):
             kind = "value-numbered"
         else:
             kind = default

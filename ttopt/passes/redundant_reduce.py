@@ -275,6 +275,7 @@ def reduction_key(op: Operation, numbering: ValueNumbering):
 
 
 SHALLOW_DEPTH = 3
+MAX_PAIRED = 32  # (RedundantReduce.may_rewrite: larger groups are not compared pair by pair)
 
 
 def shallow_key(op: Operation) -> tuple:
@@ -381,15 +382,21 @@ class RedundantReduce(FunctionWalkPass):
         way round): every merge needs two such (their full keys equal, the later one's
         combiner equivalent to the earlier one's), and only a merge changes the IR, so
         where the first merge is impossible there is none.  Each function is walked once
-        for this (as ``holds_two`` would), without numbering anything."""
+        for this (as ``holds_two`` would), without numbering anything.  (A group of more
+        than :data:`MAX_PAIRED` reductions with one shallow key is left to the walk: the
+        combiners are compared pair by pair.)"""
         reductions = ops_of(func, _REDUCTIONS)
         if len(reductions) < 2:
             return False
         groups: dict[tuple, list[Operation]] = {}
         for op in reductions:
-            if is_pure(op):
-                groups.setdefault(shallow_key(op), []).append(op)
+            groups.setdefault(shallow_key(op), []).append(op)
         for group in groups.values():
+            if len(group) < 2:
+                continue
+            group = [op for op in group if is_pure(op)]
+            if len(group) > MAX_PAIRED:
+                return True
             for i, a in enumerate(group):
                 for b in group[i + 1:]:
                     if not a.regions or not b.regions:
