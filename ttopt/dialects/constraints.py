@@ -54,36 +54,67 @@ _CONTAINERS = (TensorType, VectorType, UnrankedTensorType)
 _FLOAT_SET = frozenset(_FLOATS)
 _CONTAINER_SET = frozenset(_CONTAINERS)
 
+# isinstance of an attribute, kept per class: xDSL's attribute classes are ABCs, and
+# isinstance(t, C) of a t that is not a C goes through ABCMeta.__instancecheck__, a Python call
+# per class tested (18 for the floats); an attribute's class decides the answer
+_CONTAINER_CLASSES: dict[type, bool] = {}
+_FLOAT_CLASSES: dict[type, bool] = {}
+_TENSOR_CLASSES: dict[type, bool] = {}
+_INTEGER_CLASSES: dict[type, bool] = {}
+_POINTER_CLASSES: dict[type, bool] = {}
+_NONE_CLASSES: dict[type, bool] = {}
+
+
+def _learn(memo: dict[type, bool], t: Attribute, classes) -> bool:
+    """``isinstance(t, classes)``, kept in ``memo`` for the class of ``t``."""
+    found = memo[type(t)] = isinstance(t, classes)
+    return found
+
+
+def _is_tensor(t: Attribute) -> bool:
+    """``isinstance(t, TensorType)``."""
+    found = _TENSOR_CLASSES.get(type(t))
+    return _learn(_TENSOR_CLASSES, t, TensorType) if found is None else found
+
+
+def _is_integer(t: Attribute) -> bool:
+    """``isinstance(t, IntegerType)``."""
+    found = _INTEGER_CLASSES.get(type(t))
+    return _learn(_INTEGER_CLASSES, t, IntegerType) if found is None else found
+
 
 def element_type(t: Attribute) -> Attribute:
     """The element type of a tensor/vector, or ``t`` itself."""
-    if type(t) in _CONTAINER_SET or isinstance(t, _CONTAINERS):
-        return t.element_type  # type: ignore[attr-defined]
-    return t
+    found = _CONTAINER_CLASSES.get(type(t))
+    if found is None:
+        found = _learn(_CONTAINER_CLASSES, t, _CONTAINERS)
+    return t.element_type if found else t  # type: ignore[attr-defined]
 
 
 def _elem(t: Attribute) -> Attribute:
     """``element_type`` for the hot checks (tensors first)."""
     if type(t) is TensorType:
         return t.element_type
-    if type(t) in _CONTAINER_SET or isinstance(t, _CONTAINERS):
-        return t.element_type  # type: ignore[attr-defined]
-    return t
+    found = _CONTAINER_CLASSES.get(type(t))
+    if found is None:
+        found = _learn(_CONTAINER_CLASSES, t, _CONTAINERS)
+    return t.element_type if found else t  # type: ignore[attr-defined]
 
 
 def _float(t: Attribute) -> bool:
-    return type(t) in _FLOAT_SET or isinstance(t, _FLOATS)
+    found = _FLOAT_CLASSES.get(type(t))
+    return _learn(_FLOAT_CLASSES, t, _FLOATS) if found is None else found
 
 
 def _signless(t: Attribute) -> bool:
-    return (type(t) is IntegerType or isinstance(t, IntegerType)) and (
+    return (type(t) is IntegerType or _is_integer(t)) and (
         t.signedness.data == Signedness.SIGNLESS
     )
 
 
 def _tensor_elem(t: Attribute) -> Attribute:
     """Element type of a ranked tensor, else ``t`` (Triton's ``TensorOf`` is tensors only)."""
-    return t.element_type if type(t) is TensorType or isinstance(t, TensorType) else t
+    return t.element_type if type(t) is TensorType or _is_tensor(t) else t
 
 
 def first(values):
@@ -159,9 +190,14 @@ _SHAPES: dict[int, tuple[Attribute, tuple[int, ...] | None]] = {}
 
 def encoding_of(t: Attribute) -> Attribute | None:
     """A ranked tensor's encoding (layout); None if it has none or is not a tensor."""
-    if type(t) is TensorType or isinstance(t, TensorType):
+    if type(t) is TensorType or _is_tensor(t):
         enc = t.encoding
-        return None if type(enc) is NoneAttr or isinstance(enc, NoneAttr) else enc
+        if type(enc) is NoneAttr:
+            return None
+        found = _NONE_CLASSES.get(type(enc))
+        if found is None:
+            found = _learn(_NONE_CLASSES, enc, NoneAttr)
+        return None if found else enc
     return None
 
 
@@ -175,9 +211,9 @@ def same_encoding(a: Attribute, b: Attribute) -> bool:
 def i1_same_shape(t: Attribute, c: Attribute) -> bool:
     """Is ``c`` MLIR's ``getI1SameShape(t)``: ``i1`` for a scalar, else ``t`` with ``i1``
     elements (same shape and encoding)?"""
-    if type(t) is TensorType or isinstance(t, TensorType):
+    if type(t) is TensorType or _is_tensor(t):
         return (
-            (type(c) is TensorType or isinstance(c, TensorType))
+            (type(c) is TensorType or _is_tensor(c))
             and _is_i1(c.element_type)
             and shape_of(c) == shape_of(t)
             and same(c.encoding, t.encoding)
@@ -205,15 +241,18 @@ def int_width(t: Attribute) -> int | None:
 
 def bit_width(t: Attribute) -> int | None:
     """Bit width of an integer or float type (None for anything else)."""
-    if isinstance(t, IntegerType):
+    if type(t) is IntegerType or _is_integer(t):
         return t.width.data
-    if isinstance(t, _FLOATS):
+    if _float(t):
         return t.bitwidth  # type: ignore[attr-defined]
     return None
 
 
 def is_pointer(t: Attribute) -> bool:
-    return type(t) is _POINTER or isinstance(t, _POINTER)
+    if type(t) is _POINTER:
+        return True
+    found = _POINTER_CLASSES.get(type(t))
+    return _learn(_POINTER_CLASSES, t, _POINTER) if found is None else found
 
 
 class _NotYet:  # replaced by PointerType when ttopt.dialects.tt_attrs is imported
@@ -227,6 +266,7 @@ def register_pointer_type(cls: type) -> None:
     """``tt_attrs`` registers ``!tt.ptr`` here (it imports this module, not the reverse)."""
     global _POINTER
     _POINTER = cls
+    _POINTER_CLASSES.clear()
 
 
 @dataclass(frozen=True)
@@ -380,7 +420,7 @@ def _tt_float(t: Attribute) -> bool:
 
 def _tt_int(t: Attribute) -> bool:
     """A ``TT_Int``: signless, of 1, 8, 16, 32 or 64 bits (4: Triton 3.2+)."""
-    if not (type(t) is IntegerType or isinstance(t, IntegerType)):
+    if not (type(t) is IntegerType or _is_integer(t)):
         return False
     if t.signedness.data != Signedness.SIGNLESS:
         return False
@@ -393,7 +433,7 @@ def _tt_element(t: Attribute) -> bool:
     cls = type(t)
     if cls in _TT_FLOATS:
         return True
-    if cls is IntegerType or isinstance(t, IntegerType):
+    if cls is IntegerType or _is_integer(t):
         return _tt_int(t)
     if is_pointer(t):
         return True
@@ -417,7 +457,7 @@ class TTTensor(TypeKind):
     DESCRIPTION: ClassVar[str] = "ranked tensor of floating-point or integer or ptr values"
 
     def ok(self, t: Attribute) -> bool:
-        return (type(t) is TensorType or isinstance(t, TensorType)) and _tt_element(
+        return (type(t) is TensorType or _is_tensor(t)) and _tt_element(
             t.element_type
         )
 
@@ -435,8 +475,8 @@ class TTIntTensor(TypeKind):
     DESCRIPTION: ClassVar[str] = "ranked tensor of integer values"
 
     def ok(self, t: Attribute) -> bool:
-        return (type(t) is TensorType or isinstance(t, TensorType)) and isinstance(
-            t.element_type, IntegerType
+        return (type(t) is TensorType or _is_tensor(t)) and (
+            type(t.element_type) is IntegerType or _is_integer(t.element_type)
         )
 
     def message(self, attr: Attribute) -> str:
@@ -475,7 +515,7 @@ class TTTensorFrom3(TypeKind):
     (a scalar too)."""
 
     def ok(self, t: Attribute) -> bool:
-        if type(t) is TensorType or isinstance(t, TensorType):
+        if type(t) is TensorType or _is_tensor(t):
             return _tt_element(t.element_type)
         return _tt_element(t) and versions.taken(_RELEASES_2)
 

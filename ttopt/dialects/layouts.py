@@ -1523,6 +1523,11 @@ class ModuleLayouts:
                 return f"{what} has an invalid layout: {verdict}"
         return None
 
+    def verdict(self, t) -> object:
+        """The verdict on type ``t`` in the warp context now (True: fine), judged the
+        first time it is asked (:meth:`judge` words a complaint)."""
+        return self._lookup(self.verdicts, t)
+
     def _lookup(self, verdicts, t) -> object:
         verdict = verdicts.get(id(t))
         if verdict is None:

@@ -804,8 +804,9 @@ def _passes_bound(c, bound: frozenset):
             part, bound = _passes_bound(x, bound)
             if part is None:
                 return None, bound
-            parts.append(part)
-        return (lambda a: all(p(a) for p in parts)), bound
+            if part is not _ANYTHING:
+                parts.append(part)
+        return _all_of(parts), bound
     if kind is ParamAttrConstraint:  # (isinstance, and each parameter)
         base = c.base_attr
         try:
@@ -819,11 +820,17 @@ def _passes_bound(c, bound: frozenset):
             part, bound = _passes_bound(x, bound)
             if part is None:
                 return None, bound
-            params.append((name, part))
+            if part is not _ANYTHING:
+                params.append((attrgetter(name), part))
 
         def parametrized(a) -> bool:
             # (an instance of the class itself: its parameters are the definition's)
-            return type(a) is base and all(p(getattr(a, n)) for n, p in params)
+            if type(a) is not base:
+                return False
+            for get, part in params:
+                if not part(get(a)):
+                    return False
+            return True
 
         return parametrized, bound
     if kind is AnyOf:  # (the alternative of the attribute's class; none: c decides)
@@ -858,6 +865,22 @@ def _passes_bound(c, bound: frozenset):
 
 def _anything(a) -> bool:
     return True
+
+
+def _all_of(parts: list):
+    """A predicate true where each of ``parts`` is."""
+    if not parts:
+        return _ANYTHING
+    if len(parts) == 1:
+        return parts[0]
+
+    def all_of(a) -> bool:
+        for part in parts:
+            if not part(a):
+                return False
+        return True
+
+    return all_of
 
 
 _ANYTHING = _anything
@@ -1206,13 +1229,17 @@ class _Walker:
                 self.checks(op, plan, parent)
                 nested = True
             if verdicts is not None and plan.layouts:  # (a lookup per operand and result)
+                # (a type not judged yet in this context is judged here; an op with a type
+                # whose verdict is not True is judged whole, for the words of the first)
                 for v in operand_tuple(op):
-                    if verdicts.get(id(v.type)) is not True:
+                    t = v.type
+                    if verdicts.get(id(t)) is not True and layouts.verdict(t) is not True:
                         self.tensor_layouts(op)
                         break
                 else:
                     for v in op.results:
-                        if verdicts.get(id(v.type)) is not True:
+                        t = v.type
+                        if verdicts.get(id(t)) is not True and layouts.verdict(t) is not True:
                             self.tensor_layouts(op)
                             break
             if nested and op.regions:
