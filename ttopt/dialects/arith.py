@@ -121,7 +121,7 @@ class CompareOp(TritonOp):
 
     def verify_(self) -> None:
         a, b = operand_tuple(self)
-        if not same(a.type, b.type):
+        if a.type is not b.type and not same(a.type, b.type):
             raise VerifyException("failed to verify that all of {lhs, rhs} have same type")
         if not i1_same_shape(a.type, _first(self.results).type):
             raise VerifyException(
@@ -355,7 +355,8 @@ _COMMUTATIVE = [
 def _constant_rule(op: Operation) -> None:
     value = op.properties.get("value")
     typ = getattr(value, "type", None)
-    if typ is not None and not same(typ, _first(op.results).type):
+    rt = _first(op.results).type
+    if typ is not None and typ is not rt and not same(typ, rt):
         raise VerifyException("failed to verify that all of {value, result} have same type")
 
 

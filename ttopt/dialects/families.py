@@ -123,7 +123,7 @@ class SameTypeOp(TritonOp):
         t = _first(self.results).type
         for v in operands:
             vt = v.type
-            if not same(vt, t):
+            if vt is not t and not same(vt, t):
                 raise VerifyException("requires the same type for all operands and results")
 
     def print(self, printer: Printer):

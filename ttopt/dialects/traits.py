@@ -26,7 +26,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..xdsl_compat import operand_tuple
-from .constraints import same
+from .constraints import same, shape_of
 
 MAX_TENSOR_NUM_ELEMENTS = 1048576  # Triton's maxTensorNumElements
 
@@ -48,7 +48,7 @@ class TensorSizeTrait(OpTrait):
                     continue
                 if isinstance(t, TensorType):
                     n = 1
-                    for d in t.get_shape():
+                    for d in shape_of(t):  # (t.get_shape(), memoised: the op's rules ask too)
                         n *= d if d >= 0 else 1  # (a dynamic size: not Triton's, not checked)
                     if n > MAX_TENSOR_NUM_ELEMENTS:
                         raise VerifyException(

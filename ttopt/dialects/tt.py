@@ -530,7 +530,7 @@ class FuncOp(TritonOp):
                 f"entry block must have {len(inputs)} arguments to match function signature"
             )
         for i, (a, t) in enumerate(zip(args, inputs)):
-            if not same(a.type, t):
+            if a.type is not t and not same(a.type, t):
                 raise VerifyException(
                     f"type of entry block argument #{i}('{a.type}') must match the type of the "
                     f"corresponding argument in function signature('{t}')"
@@ -1257,8 +1257,8 @@ class AddPtrOp(TritonOp):
 
     def verify_(self) -> None:
         p, o = operand_tuple(self)
-        pt, ot = p.type, o.type
-        if not same(_first(self.results).type, pt):
+        pt, ot, rt = p.type, o.type, _first(self.results).type
+        if rt is not pt and not same(rt, pt):
             raise VerifyException("failed to verify that result type matches ptr type")
         p_tensor, o_tensor = type(pt) is TensorType, type(ot) is TensorType
         if o_tensor and not p_tensor:

@@ -72,6 +72,7 @@ from xdsl.traits import (
     SymbolOpInterface,
     SymbolTable,
 )
+from xdsl.interfaces import ConditionallySpeculatableInterface, HasFolderInterface
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
@@ -565,6 +566,11 @@ def _dict_text(props) -> str:
 _WALKER_TRAITS = (
     IsolatedFromAbove, IsTerminator, HasParent, SymbolTable, NoTerminator, ReturnLike,
 )
+# xDSL's traits of its op interfaces (HasFolderInterface, ConditionallySpeculatableInterface),
+# whose verify checks nothing (``return``: test_speed_verify): no step
+_NO_CHECK_TRAITS = tuple(
+    type(t) for c in (HasFolderInterface, ConditionallySpeculatableInterface) for t in c.traits
+)
 
 
 class _Plan:
@@ -936,6 +942,34 @@ def _dropped_hint(op: Operation, name: str, v) -> bool:
             and versions.taken(((versions.OLDEST, (2, 3)),)))
 
 
+def _fixed_values(op_def, operands, results):
+    """The ``fixed_positions`` steps of the operands and of the results of ``op_def`` (no
+    variadic definition) in one step: each constraint checked as they check it, where one
+    fails, the group's step says so."""
+    op_layout = tuple(_ok_fn(c) if c is not None else None
+                      for c in (_constraint(d.constr) for _, d in op_def.operands))
+    res_layout = tuple(_ok_fn(c) if c is not None else None
+                       for c in (_constraint(d.constr) for _, d in op_def.results))
+
+    def fixed_values(op):
+        last = None
+        for value, ok in zip(operand_tuple(op), op_layout):  # (iterating: no __getitem__)
+            if ok is not None:
+                t = value.type
+                if t is not last and not ok(t):  # (`%a, %a`: one check)
+                    operands(op)  # (raises)
+                last = t
+        last = None
+        for value, ok in zip(op.results, res_layout):
+            if ok is not None:
+                t = value.type
+                if t is not last and not ok(t):
+                    results(op)  # (raises)
+                last = t
+
+    return fixed_values
+
+
 _operands_of = operand_tuple
 _results_of = attrgetter("results")  # (op.results, without a Python call)
 
@@ -1005,7 +1039,13 @@ def _compile_steps(cls, op_def, own) -> tuple:
 
         steps.append(same_type)
         operands = results = own = None
-    steps.extend(s for s in (operands, results) if s is not None)
+    if operands is not None and results is not None and not any(
+        isinstance(d, VariadicDef) for _, d in (*op_def.operands, *op_def.results)
+    ):
+        # (both fixed_positions: one step, each group in turn)
+        steps.append(_fixed_values(op_def, operands, results))
+    else:
+        steps.extend(s for s in (operands, results) if s is not None)
     single_block = [
         i for i, (_, d) in enumerate(op_def.regions) if isinstance(d, SingleBlockRegionDef)
     ]
@@ -1023,7 +1063,8 @@ def _compile_steps(cls, op_def, own) -> tuple:
     steps.extend(
         t.verify
         for t in op_def.traits
-        if type(t).verify is not OpTrait.verify and not isinstance(t, _WALKER_TRAITS)
+        if type(t).verify is not OpTrait.verify
+        and not isinstance(t, _WALKER_TRAITS + _NO_CHECK_TRAITS)
     )
     if own is not None:
         steps.append(own)
