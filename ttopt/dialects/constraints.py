@@ -297,7 +297,8 @@ class FloatLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "floating-point-like"
 
     def ok(self, t: Attribute) -> bool:
-        return _float(_elem(t))
+        e = t.element_type if type(t) is TensorType else _elem(t)
+        return type(e) in _FLOAT_SET or _float(e)
 
 
 @dataclass(frozen=True)
@@ -308,7 +309,9 @@ class SignlessIntegerLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "signless-integer-like"
 
     def ok(self, t: Attribute) -> bool:
-        t = _elem(t)
+        t = t.element_type if type(t) is TensorType else _elem(t)
+        if type(t) is IntegerType:  # (the common case, without the calls below)
+            return t.signedness.data == Signedness.SIGNLESS
         return _signless(t) or isinstance(t, IndexType)
 
 
@@ -319,7 +322,10 @@ class SignlessFixedWidthIntegerLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "signless-fixed-width-integer-like"
 
     def ok(self, t: Attribute) -> bool:
-        return _signless(_elem(t))
+        e = t.element_type if type(t) is TensorType else _elem(t)
+        if type(e) is IntegerType:  # (the common case, without the call below)
+            return e.signedness.data == Signedness.SIGNLESS
+        return _signless(e)
 
 
 @dataclass(frozen=True)
@@ -332,7 +338,8 @@ class BoolLike(TypeKind):
         return f"must be {self.description}, but got '{attr}'"
 
     def ok(self, t: Attribute) -> bool:
-        return _is_i1(_elem(t))
+        e = t.element_type if type(t) is TensorType else _elem(t)
+        return e is _I1 or _is_i1(e)
 
 
 @dataclass(frozen=True)
@@ -342,7 +349,7 @@ class TTIntLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "integer or ranked tensor of integer values"
 
     def ok(self, t: Attribute) -> bool:
-        return _tt_int(_tensor_elem(t))
+        return _tt_int(t.element_type if type(t) is TensorType else _tensor_elem(t))
 
     def message(self, attr: Attribute) -> str:
         return f"must be {_described(self.DESCRIPTION)}, but got '{attr}'"
@@ -381,7 +388,8 @@ class TTPtrLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "ptr or ranked tensor of ptr values"
 
     def ok(self, t: Attribute) -> bool:
-        return is_pointer(_tensor_elem(t))
+        e = t.element_type if type(t) is TensorType else _tensor_elem(t)
+        return type(e) is _POINTER or is_pointer(e)
 
 
 @dataclass(frozen=True)
@@ -391,7 +399,8 @@ class TTLoadPtr(TypeKind):
     DESCRIPTION: ClassVar[str] = "ptr or ranked tensor of ptr values or ptr"
 
     def ok(self, t: Attribute) -> bool:
-        return is_pointer(_tensor_elem(t))
+        e = t.element_type if type(t) is TensorType else _tensor_elem(t)
+        return type(e) is _POINTER or is_pointer(e)
 
 
 # Triton's TT_Float and TT_Int, release by release (asked of each release's Triton, 2.1 to
@@ -432,9 +441,14 @@ def _tt_int(t: Attribute) -> bool:
 def _tt_element(t: Attribute) -> bool:
     """A ``TT_Float``, a ``TT_Int`` or a pointer (the common types first: one set lookup)."""
     cls = type(t)
-    if cls in _TT_FLOATS:
+    if cls in _TT_FLOATS or cls is _POINTER:
         return True
-    if cls is IntegerType or _is_integer(t):
+    if cls is IntegerType:  # (_tt_int, without the call)
+        if t.signedness.data != Signedness.SIGNLESS:
+            return False
+        width = t.width.data
+        return width in _TT_INT_WIDTHS or (width == 4 and versions.taken(_I4_RELEASES))
+    if _is_integer(t):
         return _tt_int(t)
     if is_pointer(t):
         return True
@@ -498,7 +512,7 @@ class TTType(TypeKind):
     )
 
     def ok(self, t: Attribute) -> bool:
-        return _tt_element(_tensor_elem(t))
+        return _tt_element(t.element_type if type(t) is TensorType else _tensor_elem(t))
 
     def message(self, attr: Attribute) -> str:
         words = _described(self.DESCRIPTION)

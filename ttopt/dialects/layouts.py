@@ -58,6 +58,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 
 from ..xdsl_compat import peek_token
+from .constraints import shape_of
 from .tt_attrs import OpaqueBodyAttr, body_key, scan_body, scanned_body
 
 Release = tuple[int, int]
@@ -1508,14 +1509,14 @@ class ModuleLayouts:
         message of the first one Triton rejects, None if none."""
         verdicts = self.verdicts
         for i, v in enumerate(operands):
-            verdict = self._lookup(verdicts, v.type)
+            verdict = self.lookup(verdicts, v.type)
             if isinstance(verdict, _Plain):
                 return str(verdict)
             if verdict is not True:
                 return f"Operand {i} ({_value_name(v)}) has an invalid layout: {verdict}"
         n = len(results)
         for i, v in enumerate(results):
-            verdict = self._lookup(verdicts, v.type)
+            verdict = self.lookup(verdicts, v.type)
             if isinstance(verdict, _Plain):
                 return str(verdict)
             if verdict is not True:
@@ -1523,12 +1524,10 @@ class ModuleLayouts:
                 return f"{what} has an invalid layout: {verdict}"
         return None
 
-    def verdict(self, t) -> object:
-        """The verdict on type ``t`` in the warp context now (True: fine), judged the
-        first time it is asked (:meth:`judge` words a complaint)."""
-        return self._lookup(self.verdicts, t)
-
-    def _lookup(self, verdicts, t) -> object:
+    def lookup(self, verdicts, t) -> object:
+        """The verdict on type ``t`` in the warp context now (True: fine; ``verdicts``: its
+        table, :attr:`verdicts`), judged the first time it is asked (:meth:`judge` words
+        a complaint)."""
         verdict = verdicts.get(id(t))
         if verdict is None:
             release = self.reading.release
@@ -1572,7 +1571,7 @@ class ModuleLayouts:
             layout = _IS_LAYOUT[type(enc)] = isinstance(enc, LayoutAttr)
         if not layout:
             return True
-        shape = tuple([d.data for d in t.shape.data])
+        shape = shape_of(t)  # (t.get_shape(), memoised: the op's rules ask too)
         key = (id(enc), shape, r)  # (the encoding is kept alive by its type, in _types)
         verdict = self._by_layout.get(key)
         if verdict is None:

@@ -41,28 +41,33 @@ class TensorSizeTrait(OpTrait):
 
     def verify(self, op: Operation) -> None:
         fine = self._fine
-        for values in (operand_tuple(op), op.results):
-            for v in values:
-                t = v.type
-                if id(t) in fine:
-                    continue
-                if isinstance(t, TensorType):
-                    n = 1
-                    for d in shape_of(t):  # (t.get_shape(), memoised: the op's rules ask too)
-                        n *= d if d >= 0 else 1  # (a dynamic size: not Triton's, not checked)
-                    if n > MAX_TENSOR_NUM_ELEMENTS:
-                        raise VerifyException(
-                            f"maximum allowed number of elements is {MAX_TENSOR_NUM_ELEMENTS}, "
-                            f"but '{t}' has more than that"
-                        )
-                    if n & (n - 1):
-                        raise VerifyException(
-                            f"number of elements must be power-of-two, but '{t}' has {n} "
-                            "elements"
-                        )
-                if len(fine) > 4096:
-                    fine.clear()
-                fine[id(t)] = t
+        for v in operand_tuple(op):
+            if id(v.type) not in fine:
+                self._judge(v.type)
+        for v in op.results:
+            if id(v.type) not in fine:
+                self._judge(v.type)
+
+    def _judge(self, t: Attribute) -> None:
+        """Raise if ``t`` breaks the rule; else remember it fine."""
+        if type(t) is TensorType or isinstance(t, TensorType):
+            n = 1
+            for d in shape_of(t):  # (t.get_shape(), memoised: the op's rules ask too)
+                n *= d if d >= 0 else 1  # (a dynamic size: not Triton's, not checked)
+            if n > MAX_TENSOR_NUM_ELEMENTS:
+                raise VerifyException(
+                    f"maximum allowed number of elements is {MAX_TENSOR_NUM_ELEMENTS}, "
+                    f"but '{t}' has more than that"
+                )
+            if n & (n - 1):
+                raise VerifyException(
+                    f"number of elements must be power-of-two, but '{t}' has {n} "
+                    "elements"
+                )
+        fine = self._fine
+        if len(fine) > 4096:
+            fine.clear()
+        fine[id(t)] = t
 
 
 TENSOR_SIZE = TensorSizeTrait()

@@ -779,6 +779,17 @@ def _attr_check(c):
     return check
 
 
+def _quick_tests(c) -> tuple:
+    """(a class, the quick predicate) that :func:`_attr_check`'s function for property
+    constraint ``c`` tries first: a value of the class (a plain base-class constraint's) or
+    that the predicate accepts passes; ``()`` (no class) and None where it has none."""
+    if isinstance(c, AnyAttr):
+        return (), None
+    if type(c) is BaseAttr:
+        return c.attr, None
+    return (), _passes(c)
+
+
 def _passes(c, bound: frozenset = frozenset()):
     """A predicate true of an attribute only if constraint ``c`` accepts it (verified with a
     context of no variable bound), made of identity, class and equality tests; where it is
@@ -991,12 +1002,12 @@ def _compile_steps(cls, op_def, own) -> tuple:
     )
     steps: list = []  # (MLIR's order: the properties, then operands and results, ...)
     props = [
-        (name, _attr_check(d.constr), not isinstance(d, OptionalDef))
+        (name, _attr_check(d.constr), not isinstance(d, OptionalDef), *_quick_tests(d.constr))
         for name, d in op_def.properties.items()
     ]
     props = [p for p in props if p[1] is not None or p[2]]
     if props:
-        required_names = [name for name, _, required in props if required]
+        required_names = [name for name, _, required, _, _ in props if required]
 
         def check_props(op: Operation) -> None:
             p = op.properties
@@ -1004,12 +1015,14 @@ def _compile_steps(cls, op_def, own) -> tuple:
                 if required_names:
                     raise VerifyException(f"requires attribute '{required_names[0]}'")
                 return
-            for name, c, required in props:
+            for name, c, required, base, passes in props:
                 v = p.get(name)
                 if v is None:
                     if required:
                         raise VerifyException(f"requires attribute '{name}'")
-                elif c is not None:
+                elif c is not None and not isinstance(v, base) and not (
+                    passes is not None and passes(v)
+                ):  # (what c tests first, without the call)
                     try:
                         c(name, v)
                     except VerifyException:
@@ -1274,13 +1287,13 @@ class _Walker:
                 # whose verdict is not True is judged whole, for the words of the first)
                 for v in operand_tuple(op):
                     t = v.type
-                    if verdicts.get(id(t)) is not True and layouts.verdict(t) is not True:
+                    if verdicts.get(id(t)) is not True and layouts.lookup(verdicts, t) is not True:
                         self.tensor_layouts(op)
                         break
                 else:
                     for v in op.results:
                         t = v.type
-                        if verdicts.get(id(t)) is not True and layouts.verdict(t) is not True:
+                        if verdicts.get(id(t)) is not True and layouts.lookup(verdicts, t) is not True:
                             self.tensor_layouts(op)
                             break
             if nested and op.regions:
