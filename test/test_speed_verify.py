@@ -216,3 +216,17 @@ def test_traits_without_a_step_check_nothing():
         trait = cls.__new__(cls)
         assert cls.verify(trait, Untouchable()) is None
 
+
+
+def test_forgetting_types_changes_no_verdict():
+    """``verify.forget_types`` (for ``clear_shared_types``) empties memos only: a module read
+    before is verified again the same, and so is the next one read."""
+    path = sorted(FIXTURES.glob("3.6.0/*/*.ttgir"))[0]
+    text = path.read_text()
+    mod = read_module(text, str(path))
+    V.forget_types()
+    with versions.syntax(mod.triton_version):
+        V.verify_module(mod)
+    V.forget_types()
+    clear_shared_types()
+    read_module(text, str(path))

@@ -173,6 +173,12 @@ def same(a: Attribute, b: Attribute) -> bool:
 _SAME: dict[tuple[int, int], tuple[Attribute, Attribute, bool]] = {}
 
 
+def forget_equalities_and_shapes() -> None:
+    """Empty the memos of :func:`same` and :func:`shape_of` (ttopt.ir.verify.forget_types)."""
+    _SAME.clear()
+    _SHAPES.clear()
+
+
 def shape_of(t: Attribute) -> tuple[int, ...] | None:
     """The shape of a ranked tensor/vector; None for anything else (memoised per type
     object: the reader shares one object per type text)."""

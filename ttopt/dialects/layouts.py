@@ -1658,6 +1658,11 @@ _VERDICTS_MAX = 100_000
 _IS_LAYOUT: dict[type, bool] = {}  # attribute class -> whether a LayoutAttr (isinstance, once)
 
 
+def forget_layout_verdicts() -> None:
+    """Empty :data:`_VERDICTS` (ttopt.ir.verify.forget_types)."""
+    _VERDICTS.clear()
+
+
 class _Plain(str):
     """A verdict that is the layout's own error (reported as it is)."""
 

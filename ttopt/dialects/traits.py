@@ -39,6 +39,11 @@ class TensorSizeTrait(OpTrait):
     # text, so most checks are one set lookup (the type is kept alive, so its id stays its own)
     _fine: ClassVar[dict[int, Attribute]] = {}
 
+    @classmethod
+    def forget_types(cls) -> None:
+        """Empty the types found fine (ttopt.ir.verify.forget_types)."""
+        cls._fine.clear()
+
     def verify(self, op: Operation) -> None:
         fine = self._fine
         for v in operand_tuple(op):

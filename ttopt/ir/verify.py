@@ -77,6 +77,9 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ..dialects import versions
+from ..dialects.constraints import forget_equalities_and_shapes
+from ..dialects.layouts import forget_layout_verdicts
+from ..dialects.traits import TensorSizeTrait
 from ..dialects.base import OWN_VERIFY, PlainVerifyException
 from ..dialects.layouts import ModuleLayouts, Reading, reading_span
 from ..xdsl_compat import TypedStringAttr, operand_tuple
@@ -89,7 +92,10 @@ from .lexer import SKIP, STRING_LITERAL, string_value
 if TYPE_CHECKING:
     from .reader import TritonModule
 
-__all__ = ["verify_module", "verify_parsed", "ParseFacts", "VerificationFailure", "properties_error"]
+__all__ = [
+    "verify_module", "verify_parsed", "ParseFacts", "VerificationFailure", "properties_error",
+    "forget_types",
+]
 
 
 class VerificationFailure(Exception):
@@ -120,6 +126,17 @@ def verify_parsed(mod: TritonModule, parsed: ParseFacts) -> None:
     while the text is read (the release read is ``versions.current()``)."""
     release = versions.current().release
     _guarded(mod, lambda: _verify(mod, False, parsed, release))
+
+
+def forget_types() -> None:
+    """Forget what the checks keep of types by object (TensorSizeTrait's verdicts, the
+    equalities and shapes of ttopt.dialects.constraints, the layouts' verdicts): their
+    ids keep them alive, and they are worth keeping only while modules share type objects,
+    which ``ttopt.ir.reader.clear_shared_types`` ends.  (Safe at any time: the next check of
+    a type works its answer out again.)"""
+    TensorSizeTrait.forget_types()
+    forget_equalities_and_shapes()
+    forget_layout_verdicts()
 
 
 class ParseFacts:
