@@ -201,3 +201,32 @@ def test_converts_is_what_it_was():
             for c in constraints:
                 for v in values[::5]:
                     assert V._converts(c, v) == _converts_reference(c, v), (c, v)
+
+
+def test_traits_without_a_step_check_nothing():
+    """The xDSL interface traits the verifier runs no step for (``verify._NO_CHECK_TRAITS``)
+    read nothing of the op and raise nothing."""
+
+    class Untouchable:
+        def __getattribute__(self, name):
+            raise AssertionError(f"read {name}")
+
+    assert V._NO_CHECK_TRAITS
+    for cls in V._NO_CHECK_TRAITS:
+        trait = cls.__new__(cls)
+        assert cls.verify(trait, Untouchable()) is None
+
+
+
+def test_forgetting_types_changes_no_verdict():
+    """``verify.forget_types`` (for ``clear_shared_types``) empties memos only: a module read
+    before is verified again the same, and so is the next one read."""
+    path = sorted(FIXTURES.glob("3.6.0/*/*.ttgir"))[0]
+    text = path.read_text()
+    mod = read_module(text, str(path))
+    V.forget_types()
+    with versions.syntax(mod.triton_version):
+        V.verify_module(mod)
+    V.forget_types()
+    clear_shared_types()
+    read_module(text, str(path))

@@ -90,9 +90,10 @@ from .constraints import (
     shape_of,
     with_element,
 )
-from .constraints import first as _first
 from .families import CastOp
 from .upstream import adapt
+
+_at = tuple.__getitem__  # (values[i] of xDSL's SSAValues, without its Python __getitem__)
 
 FLOAT_LIKE = FloatLike()
 INT_LIKE = SignlessIntegerLike()
@@ -121,9 +122,9 @@ class CompareOp(TritonOp):
 
     def verify_(self) -> None:
         a, b = operand_tuple(self)
-        if not same(a.type, b.type):
+        if a.type is not b.type and not same(a.type, b.type):
             raise VerifyException("failed to verify that all of {lhs, rhs} have same type")
-        if not i1_same_shape(a.type, _first(self.results).type):
+        if not i1_same_shape(a.type, _at(self.results, 0).type):
             raise VerifyException(
                 "failed to verify that result type has i1 element type and same shape as operands"
             )
@@ -193,7 +194,7 @@ class SelectOp(TritonOp):
 
     def verify_(self) -> None:
         c, a, b = operand_tuple(self)
-        t = _first(self.results).type
+        t = _at(self.results, 0).type
         if not (same(a.type, t) and same(b.type, t)):
             raise VerifyException(
                 "failed to verify that all of {true_value, false_value, result} have same type"
@@ -240,7 +241,7 @@ def _cast_rule(rule):
     types related by ``rule``."""
 
     def verify(op: Operation) -> None:
-        a, r = _first(operand_tuple(op)).type, _first(op.results).type
+        a, r = _at(operand_tuple(op), 0).type, _at(op.results, 0).type
         a_shape = shape_of(a) if type(a) is TensorType else None
         r_shape = shape_of(r) if type(r) is TensorType else None
         if a_shape != r_shape:
@@ -355,7 +356,8 @@ _COMMUTATIVE = [
 def _constant_rule(op: Operation) -> None:
     value = op.properties.get("value")
     typ = getattr(value, "type", None)
-    if typ is not None and not same(typ, _first(op.results).type):
+    rt = _at(op.results, 0).type
+    if typ is not None and typ is not rt and not same(typ, rt):
         raise VerifyException("failed to verify that all of {value, result} have same type")
 
 

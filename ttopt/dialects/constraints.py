@@ -54,36 +54,67 @@ _CONTAINERS = (TensorType, VectorType, UnrankedTensorType)
 _FLOAT_SET = frozenset(_FLOATS)
 _CONTAINER_SET = frozenset(_CONTAINERS)
 
+# isinstance of an attribute, kept per class: xDSL's attribute classes are ABCs, and
+# isinstance(t, C) of a t that is not a C goes through ABCMeta.__instancecheck__, a Python call
+# per class tested (18 for the floats); an attribute's class decides the answer
+_CONTAINER_CLASSES: dict[type, bool] = {}
+_FLOAT_CLASSES: dict[type, bool] = {}
+_TENSOR_CLASSES: dict[type, bool] = {}
+_INTEGER_CLASSES: dict[type, bool] = {}
+_POINTER_CLASSES: dict[type, bool] = {}
+_NONE_CLASSES: dict[type, bool] = {}
+
+
+def _learn(memo: dict[type, bool], t: Attribute, classes) -> bool:
+    """``isinstance(t, classes)``, kept in ``memo`` for the class of ``t``."""
+    found = memo[type(t)] = isinstance(t, classes)
+    return found
+
+
+def _is_tensor(t: Attribute) -> bool:
+    """``isinstance(t, TensorType)``."""
+    found = _TENSOR_CLASSES.get(type(t))
+    return _learn(_TENSOR_CLASSES, t, TensorType) if found is None else found
+
+
+def _is_integer(t: Attribute) -> bool:
+    """``isinstance(t, IntegerType)``."""
+    found = _INTEGER_CLASSES.get(type(t))
+    return _learn(_INTEGER_CLASSES, t, IntegerType) if found is None else found
+
 
 def element_type(t: Attribute) -> Attribute:
     """The element type of a tensor/vector, or ``t`` itself."""
-    if type(t) in _CONTAINER_SET or isinstance(t, _CONTAINERS):
-        return t.element_type  # type: ignore[attr-defined]
-    return t
+    found = _CONTAINER_CLASSES.get(type(t))
+    if found is None:
+        found = _learn(_CONTAINER_CLASSES, t, _CONTAINERS)
+    return t.element_type if found else t  # type: ignore[attr-defined]
 
 
 def _elem(t: Attribute) -> Attribute:
     """``element_type`` for the hot checks (tensors first)."""
     if type(t) is TensorType:
         return t.element_type
-    if type(t) in _CONTAINER_SET or isinstance(t, _CONTAINERS):
-        return t.element_type  # type: ignore[attr-defined]
-    return t
+    found = _CONTAINER_CLASSES.get(type(t))
+    if found is None:
+        found = _learn(_CONTAINER_CLASSES, t, _CONTAINERS)
+    return t.element_type if found else t  # type: ignore[attr-defined]
 
 
 def _float(t: Attribute) -> bool:
-    return type(t) in _FLOAT_SET or isinstance(t, _FLOATS)
+    found = _FLOAT_CLASSES.get(type(t))
+    return _learn(_FLOAT_CLASSES, t, _FLOATS) if found is None else found
 
 
 def _signless(t: Attribute) -> bool:
-    return (type(t) is IntegerType or isinstance(t, IntegerType)) and (
+    return (type(t) is IntegerType or _is_integer(t)) and (
         t.signedness.data == Signedness.SIGNLESS
     )
 
 
 def _tensor_elem(t: Attribute) -> Attribute:
     """Element type of a ranked tensor, else ``t`` (Triton's ``TensorOf`` is tensors only)."""
-    return t.element_type if type(t) is TensorType or isinstance(t, TensorType) else t
+    return t.element_type if type(t) is TensorType or _is_tensor(t) else t
 
 
 def first(values):
@@ -124,7 +155,8 @@ def same(a: Attribute, b: Attribute) -> bool:
     """Type (or attribute) equality, short-cut on identity (the reader shares one object per
     type text), and memoised on the two objects: xDSL compares two parametrized attributes
     parameter by parameter, a Python call a level (a scalar type and a tensor's element type
-    are two objects, compared by every ``tt.splat`` of them)."""
+    are two objects, compared by every ``tt.splat`` of them).  The hottest callers test
+    identity themselves first (``a is b or same(a, b)``: a call spared)."""
     if a is b:
         return True
     key = (id(a), id(b))
@@ -139,6 +171,12 @@ def same(a: Attribute, b: Attribute) -> bool:
 
 
 _SAME: dict[tuple[int, int], tuple[Attribute, Attribute, bool]] = {}
+
+
+def forget_equalities_and_shapes() -> None:
+    """Empty the memos of :func:`same` and :func:`shape_of` (ttopt.ir.verify.forget_types)."""
+    _SAME.clear()
+    _SHAPES.clear()
 
 
 def shape_of(t: Attribute) -> tuple[int, ...] | None:
@@ -159,9 +197,14 @@ _SHAPES: dict[int, tuple[Attribute, tuple[int, ...] | None]] = {}
 
 def encoding_of(t: Attribute) -> Attribute | None:
     """A ranked tensor's encoding (layout); None if it has none or is not a tensor."""
-    if type(t) is TensorType or isinstance(t, TensorType):
+    if type(t) is TensorType or _is_tensor(t):
         enc = t.encoding
-        return None if type(enc) is NoneAttr or isinstance(enc, NoneAttr) else enc
+        if type(enc) is NoneAttr:
+            return None
+        found = _NONE_CLASSES.get(type(enc))
+        if found is None:
+            found = _learn(_NONE_CLASSES, enc, NoneAttr)
+        return None if found else enc
     return None
 
 
@@ -169,18 +212,18 @@ def same_encoding(a: Attribute, b: Attribute) -> bool:
     """Triton's ``verifySameEncoding``: only two tensors that both have an encoding can
     disagree."""
     ea, eb = encoding_of(a), encoding_of(b)
-    return ea is None or eb is None or same(ea, eb)
+    return ea is None or eb is None or ea is eb or same(ea, eb)
 
 
 def i1_same_shape(t: Attribute, c: Attribute) -> bool:
     """Is ``c`` MLIR's ``getI1SameShape(t)``: ``i1`` for a scalar, else ``t`` with ``i1``
     elements (same shape and encoding)?"""
-    if type(t) is TensorType or isinstance(t, TensorType):
+    if type(t) is TensorType or _is_tensor(t):
         return (
-            (type(c) is TensorType or isinstance(c, TensorType))
+            (type(c) is TensorType or _is_tensor(c))
             and _is_i1(c.element_type)
             and shape_of(c) == shape_of(t)
-            and same(c.encoding, t.encoding)
+            and (c.encoding is t.encoding or same(c.encoding, t.encoding))
         )
     if isinstance(t, VectorType):
         return isinstance(c, VectorType) and _is_i1(c.element_type) and c.shape == t.shape
@@ -205,15 +248,18 @@ def int_width(t: Attribute) -> int | None:
 
 def bit_width(t: Attribute) -> int | None:
     """Bit width of an integer or float type (None for anything else)."""
-    if isinstance(t, IntegerType):
+    if type(t) is IntegerType or _is_integer(t):
         return t.width.data
-    if isinstance(t, _FLOATS):
+    if _float(t):
         return t.bitwidth  # type: ignore[attr-defined]
     return None
 
 
 def is_pointer(t: Attribute) -> bool:
-    return type(t) is _POINTER or isinstance(t, _POINTER)
+    if type(t) is _POINTER:
+        return True
+    found = _POINTER_CLASSES.get(type(t))
+    return _learn(_POINTER_CLASSES, t, _POINTER) if found is None else found
 
 
 class _NotYet:  # replaced by PointerType when ttopt.dialects.tt_attrs is imported
@@ -227,6 +273,7 @@ def register_pointer_type(cls: type) -> None:
     """``tt_attrs`` registers ``!tt.ptr`` here (it imports this module, not the reverse)."""
     global _POINTER
     _POINTER = cls
+    _POINTER_CLASSES.clear()
 
 
 @dataclass(frozen=True)
@@ -256,7 +303,8 @@ class FloatLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "floating-point-like"
 
     def ok(self, t: Attribute) -> bool:
-        return _float(_elem(t))
+        e = t.element_type if type(t) is TensorType else _elem(t)
+        return type(e) in _FLOAT_SET or _float(e)
 
 
 @dataclass(frozen=True)
@@ -267,7 +315,9 @@ class SignlessIntegerLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "signless-integer-like"
 
     def ok(self, t: Attribute) -> bool:
-        t = _elem(t)
+        t = t.element_type if type(t) is TensorType else _elem(t)
+        if type(t) is IntegerType:  # (the common case, without the calls below)
+            return t.signedness.data == Signedness.SIGNLESS
         return _signless(t) or isinstance(t, IndexType)
 
 
@@ -278,7 +328,10 @@ class SignlessFixedWidthIntegerLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "signless-fixed-width-integer-like"
 
     def ok(self, t: Attribute) -> bool:
-        return _signless(_elem(t))
+        e = t.element_type if type(t) is TensorType else _elem(t)
+        if type(e) is IntegerType:  # (the common case, without the call below)
+            return e.signedness.data == Signedness.SIGNLESS
+        return _signless(e)
 
 
 @dataclass(frozen=True)
@@ -291,7 +344,8 @@ class BoolLike(TypeKind):
         return f"must be {self.description}, but got '{attr}'"
 
     def ok(self, t: Attribute) -> bool:
-        return _is_i1(_elem(t))
+        e = t.element_type if type(t) is TensorType else _elem(t)
+        return e is _I1 or _is_i1(e)
 
 
 @dataclass(frozen=True)
@@ -301,7 +355,7 @@ class TTIntLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "integer or ranked tensor of integer values"
 
     def ok(self, t: Attribute) -> bool:
-        return _tt_int(_tensor_elem(t))
+        return _tt_int(t.element_type if type(t) is TensorType else _tensor_elem(t))
 
     def message(self, attr: Attribute) -> str:
         return f"must be {_described(self.DESCRIPTION)}, but got '{attr}'"
@@ -340,7 +394,8 @@ class TTPtrLike(TypeKind):
     DESCRIPTION: ClassVar[str] = "ptr or ranked tensor of ptr values"
 
     def ok(self, t: Attribute) -> bool:
-        return is_pointer(_tensor_elem(t))
+        e = t.element_type if type(t) is TensorType else _tensor_elem(t)
+        return type(e) is _POINTER or is_pointer(e)
 
 
 @dataclass(frozen=True)
@@ -350,7 +405,8 @@ class TTLoadPtr(TypeKind):
     DESCRIPTION: ClassVar[str] = "ptr or ranked tensor of ptr values or ptr"
 
     def ok(self, t: Attribute) -> bool:
-        return is_pointer(_tensor_elem(t))
+        e = t.element_type if type(t) is TensorType else _tensor_elem(t)
+        return type(e) is _POINTER or is_pointer(e)
 
 
 # Triton's TT_Float and TT_Int, release by release (asked of each release's Triton, 2.1 to
@@ -380,7 +436,7 @@ def _tt_float(t: Attribute) -> bool:
 
 def _tt_int(t: Attribute) -> bool:
     """A ``TT_Int``: signless, of 1, 8, 16, 32 or 64 bits (4: Triton 3.2+)."""
-    if not (type(t) is IntegerType or isinstance(t, IntegerType)):
+    if not (type(t) is IntegerType or _is_integer(t)):
         return False
     if t.signedness.data != Signedness.SIGNLESS:
         return False
@@ -391,9 +447,14 @@ def _tt_int(t: Attribute) -> bool:
 def _tt_element(t: Attribute) -> bool:
     """A ``TT_Float``, a ``TT_Int`` or a pointer (the common types first: one set lookup)."""
     cls = type(t)
-    if cls in _TT_FLOATS:
+    if cls in _TT_FLOATS or cls is _POINTER:
         return True
-    if cls is IntegerType or isinstance(t, IntegerType):
+    if cls is IntegerType:  # (_tt_int, without the call)
+        if t.signedness.data != Signedness.SIGNLESS:
+            return False
+        width = t.width.data
+        return width in _TT_INT_WIDTHS or (width == 4 and versions.taken(_I4_RELEASES))
+    if _is_integer(t):
         return _tt_int(t)
     if is_pointer(t):
         return True
@@ -417,7 +478,7 @@ class TTTensor(TypeKind):
     DESCRIPTION: ClassVar[str] = "ranked tensor of floating-point or integer or ptr values"
 
     def ok(self, t: Attribute) -> bool:
-        return (type(t) is TensorType or isinstance(t, TensorType)) and _tt_element(
+        return (type(t) is TensorType or _is_tensor(t)) and _tt_element(
             t.element_type
         )
 
@@ -435,8 +496,8 @@ class TTIntTensor(TypeKind):
     DESCRIPTION: ClassVar[str] = "ranked tensor of integer values"
 
     def ok(self, t: Attribute) -> bool:
-        return (type(t) is TensorType or isinstance(t, TensorType)) and isinstance(
-            t.element_type, IntegerType
+        return (type(t) is TensorType or _is_tensor(t)) and (
+            type(t.element_type) is IntegerType or _is_integer(t.element_type)
         )
 
     def message(self, attr: Attribute) -> str:
@@ -457,7 +518,7 @@ class TTType(TypeKind):
     )
 
     def ok(self, t: Attribute) -> bool:
-        return _tt_element(_tensor_elem(t))
+        return _tt_element(t.element_type if type(t) is TensorType else _tensor_elem(t))
 
     def message(self, attr: Attribute) -> str:
         words = _described(self.DESCRIPTION)
@@ -475,7 +536,7 @@ class TTTensorFrom3(TypeKind):
     (a scalar too)."""
 
     def ok(self, t: Attribute) -> bool:
-        if type(t) is TensorType or isinstance(t, TensorType):
+        if type(t) is TensorType or _is_tensor(t):
             return _tt_element(t.element_type)
         return _tt_element(t) and versions.taken(_RELEASES_2)
 
@@ -726,7 +787,8 @@ def in_releases(constr, first: tuple[int, int], last: tuple[int, int] | None = N
 
 def require_same_element_type(s: Attribute, r: Attribute) -> None:
     """``SameOperandsAndResultElementType`` for one operand and one result."""
-    if not same(element_type(s), element_type(r)):
+    es, er = element_type(s), element_type(r)
+    if es is not er and not same(es, er):
         raise VerifyException("requires the same element type for all operands and results")
 
 

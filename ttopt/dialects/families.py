@@ -32,9 +32,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from ..xdsl_compat import operand_tuple
 from .base import TritonOp
-from .constraints import first as _first
 from .constraints import same
 from .syntax import parse_operand_list, print_operands, print_types, resolve_all
+
+_at = tuple.__getitem__  # (values[i] of xDSL's SSAValues, without its Python __getitem__)
 
 
 def _parse_flags(parser: Parser, props: dict[str, Attribute]) -> None:
@@ -50,6 +51,7 @@ def _parse_flags(parser: Parser, props: dict[str, Attribute]) -> None:
             )
         else:
             return
+
 
 
 def _print_flags(op: TritonOp, printer: Printer) -> set[str]:
@@ -120,10 +122,10 @@ class SameTypeOp(TritonOp):
         operands = operand_tuple(self)
         if len(operands) != self.ARITY:
             raise VerifyException(f"expected {self.ARITY} operands, but found {len(operands)}")
-        t = _first(self.results).type
+        t = _at(self.results, 0).type
         for v in operands:
             vt = v.type
-            if not same(vt, t):
+            if vt is not t and not same(vt, t):
                 raise VerifyException("requires the same type for all operands and results")
 
     def print(self, printer: Printer):

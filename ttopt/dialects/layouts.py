@@ -58,6 +58,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 
 from ..xdsl_compat import peek_token
+from .constraints import shape_of
 from .versions import current
 from .tt_attrs import (OpaqueBodyAttr, blank_before_body, blank_body_error, body_key, scan_body,
                        scanned_body)
@@ -1506,14 +1507,14 @@ class ModuleLayouts:
         message of the first one Triton rejects, None if none."""
         verdicts = self.verdicts
         for i, v in enumerate(operands):
-            verdict = self._lookup(verdicts, v.type)
+            verdict = self.lookup(verdicts, v.type)
             if isinstance(verdict, _Plain):
                 return str(verdict)
             if verdict is not True:
                 return f"Operand {i} ({_value_name(v)}) has an invalid layout: {verdict}"
         n = len(results)
         for i, v in enumerate(results):
-            verdict = self._lookup(verdicts, v.type)
+            verdict = self.lookup(verdicts, v.type)
             if isinstance(verdict, _Plain):
                 return str(verdict)
             if verdict is not True:
@@ -1521,7 +1522,10 @@ class ModuleLayouts:
                 return f"{what} has an invalid layout: {verdict}"
         return None
 
-    def _lookup(self, verdicts, t) -> object:
+    def lookup(self, verdicts, t) -> object:
+        """The verdict on type ``t`` in the warp context now (True: fine; ``verdicts``: its
+        table, :attr:`verdicts`), judged the first time it is asked (:meth:`judge` words
+        a complaint)."""
         verdict = verdicts.get(id(t))
         if verdict is None:
             release = self.reading.release
@@ -1565,7 +1569,7 @@ class ModuleLayouts:
             layout = _IS_LAYOUT[type(enc)] = isinstance(enc, LayoutAttr)
         if not layout:
             return True
-        shape = tuple([d.data for d in t.shape.data])
+        shape = shape_of(t)  # (t.get_shape(), memoised: the op's rules ask too)
         key = (id(enc), shape, r)  # (the encoding is kept alive by its type, in _types)
         verdict = self._by_layout.get(key)
         if verdict is None:
@@ -1650,6 +1654,11 @@ context, ``id(type) -> (type,)`` (kept alive here)."""
 _VERDICTS_MAX = 100_000
 
 _IS_LAYOUT: dict[type, bool] = {}  # attribute class -> whether a LayoutAttr (isinstance, once)
+
+
+def forget_layout_verdicts() -> None:
+    """Empty :data:`_VERDICTS` (ttopt.ir.verify.forget_types)."""
+    _VERDICTS.clear()
 
 
 class _Plain(str):

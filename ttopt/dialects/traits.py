@@ -26,7 +26,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..xdsl_compat import operand_tuple
-from .constraints import same
+from .constraints import same, shape_of
 
 MAX_TENSOR_NUM_ELEMENTS = 1048576  # Triton's maxTensorNumElements
 
@@ -39,30 +39,40 @@ class TensorSizeTrait(OpTrait):
     # text, so most checks are one set lookup (the type is kept alive, so its id stays its own)
     _fine: ClassVar[dict[int, Attribute]] = {}
 
+    @classmethod
+    def forget_types(cls) -> None:
+        """Empty the types found fine (ttopt.ir.verify.forget_types)."""
+        cls._fine.clear()
+
     def verify(self, op: Operation) -> None:
         fine = self._fine
-        for values in (operand_tuple(op), op.results):
-            for v in values:
-                t = v.type
-                if id(t) in fine:
-                    continue
-                if isinstance(t, TensorType):
-                    n = 1
-                    for d in t.get_shape():
-                        n *= d if d >= 0 else 1  # (a dynamic size: not Triton's, not checked)
-                    if n > MAX_TENSOR_NUM_ELEMENTS:
-                        raise VerifyException(
-                            f"maximum allowed number of elements is {MAX_TENSOR_NUM_ELEMENTS}, "
-                            f"but '{t}' has more than that"
-                        )
-                    if n & (n - 1):
-                        raise VerifyException(
-                            f"number of elements must be power-of-two, but '{t}' has {n} "
-                            "elements"
-                        )
-                if len(fine) > 4096:
-                    fine.clear()
-                fine[id(t)] = t
+        for v in operand_tuple(op):
+            if id(v.type) not in fine:
+                self._judge(v.type)
+        for v in op.results:
+            if id(v.type) not in fine:
+                self._judge(v.type)
+
+    def _judge(self, t: Attribute) -> None:
+        """Raise if ``t`` breaks the rule; else remember it fine."""
+        if type(t) is TensorType or isinstance(t, TensorType):
+            n = 1
+            for d in shape_of(t):  # (t.get_shape(), memoised: the op's rules ask too)
+                n *= d if d >= 0 else 1  # (a dynamic size: not Triton's, not checked)
+            if n > MAX_TENSOR_NUM_ELEMENTS:
+                raise VerifyException(
+                    f"maximum allowed number of elements is {MAX_TENSOR_NUM_ELEMENTS}, "
+                    f"but '{t}' has more than that"
+                )
+            if n & (n - 1):
+                raise VerifyException(
+                    f"number of elements must be power-of-two, but '{t}' has {n} "
+                    "elements"
+                )
+        fine = self._fine
+        if len(fine) > 4096:
+            fine.clear()
+        fine[id(t)] = t
 
 
 TENSOR_SIZE = TensorSizeTrait()

@@ -104,7 +104,6 @@ from .constraints import (
     same_encoding,
     shape_of,
 )
-from .constraints import first as _first
 from .declarative import irdl_triton_op
 from .families import PARENS_BEFORE_3, ArrowOp, BinaryOp, FunctionalTypeOp, UnaryOp
 from .syntax import (
@@ -156,6 +155,8 @@ from .tt_attrs import (
     opaque_attr,
     pointee_matches,
 )
+
+_at = tuple.__getitem__  # (values[i] of xDSL's SSAValues, without its Python __getitem__)
 
 TENSOR = TTTensor()
 I32 = ExactType(i32, "32-bit signless integer")
@@ -213,7 +214,7 @@ def _before_3() -> bool:
 
 def _types(op: Operation) -> tuple[Attribute, Attribute]:
     """(operand #0's type, result #0's type)."""
-    return _first(operand_tuple(op)).type, _first(op.results).type
+    return _at(operand_tuple(op), 0).type, _at(op.results, 0).type
 
 
 # ---------------------------------------------------------------------------- load/store
@@ -409,7 +410,7 @@ class LoadOp(TritonOp):
                 if name not in self.properties:
                     raise VerifyException(f"requires attribute '{name}'")
         operands = tuple(operand_tuple(self))  # (a plain tuple: xDSL's indexes in Python)
-        rt = _first(self.results).type
+        rt = _at(self.results, 0).type
         if not pointee_matches(operands[0].type, rt):
             raise VerifyException("failed to verify that result matches ptr type")
         if len(operands) == 1:
@@ -530,7 +531,7 @@ class FuncOp(TritonOp):
                 f"entry block must have {len(inputs)} arguments to match function signature"
             )
         for i, (a, t) in enumerate(zip(args, inputs)):
-            if not same(a.type, t):
+            if a.type is not t and not same(a.type, t):
                 raise VerifyException(
                     f"type of entry block argument #{i}('{a.type}') must match the type of the "
                     f"corresponding argument in function signature('{t}')"
@@ -1117,9 +1118,9 @@ class _TwoToOne(TritonOp):
         a, b = self.operands
         if not same(a.type, b.type):
             raise VerifyException("requires all operands to have the same type")
-        require_same_element_type(a.type, _first(self.results).type)
+        require_same_element_type(a.type, _at(self.results, 0).type)
         if self.name == "tt.join":
-            require_inferred_shape(a.type.get_shape() + (2,), _first(self.results).type)
+            require_inferred_shape(a.type.get_shape() + (2,), _at(self.results, 0).type)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -1257,8 +1258,8 @@ class AddPtrOp(TritonOp):
 
     def verify_(self) -> None:
         p, o = operand_tuple(self)
-        pt, ot = p.type, o.type
-        if not same(_first(self.results).type, pt):
+        pt, ot, rt = p.type, o.type, _at(self.results, 0).type
+        if rt is not pt and not same(rt, pt):
             raise VerifyException("failed to verify that result type matches ptr type")
         p_tensor, o_tensor = type(pt) is TensorType, type(ot) is TensorType
         if o_tensor and not p_tensor:
@@ -1415,7 +1416,7 @@ class MakeRangeOp(TritonOp):
                     "integer attribute"
                 )
         start, end = start.value.data, end.value.data
-        ty = _first(self.results).type
+        ty = _at(self.results, 0).type
         shape = shape_of(ty)
         if (start < end and shape is not None and len(shape) == 1 and end - start == shape[0]
                 and (ty.element_type is i32 or ty.element_type == i32)):
@@ -1545,7 +1546,7 @@ class ClampFOp(TritonOp):
     traits = tt_traits(Pure())
 
     def verify_(self) -> None:
-        t = _first(self.results).type
+        t = _at(self.results, 0).type
         if not all(same(v.type, t) for v in self.operands):
             raise VerifyException("requires the same type for all operands and results")
 
@@ -1655,7 +1656,7 @@ class DotOp(DotLikeOp):
             if versions.checked_span()[0] >= (2, 2) and "maxNumImpreciseAcc" not in self.properties:
                 raise VerifyException("requires attribute 'maxNumImpreciseAcc'")
         a, b, c = (v.type for v in tuple(operand_tuple(self))[:3])
-        if not same(_first(self.results).type, c):
+        if not same(_at(self.results, 0).type, c):
             raise VerifyException(
                 "failed to verify that result's type matches accumulator's type"
             )
@@ -1795,7 +1796,7 @@ class GatherOp(TritonOp):
 
     def verify_(self) -> None:  # GatherOp::verify
         src, idx = (v.type for v in self.operands)
-        res = _first(self.results).type
+        res = _at(self.results, 0).type
         if idx.get_shape() != res.get_shape():
             raise VerifyException("indices and output shapes must match")
         if not same(idx.encoding, res.encoding):
@@ -2045,7 +2046,7 @@ class DotScaledOp(TritonOp):
     traits = tt_traits(Pure())
 
     def verify_(self) -> None:
-        if not same(_first(self.results).type, self.operands[2].type):
+        if not same(_at(self.results, 0).type, self.operands[2].type):
             raise VerifyException(
                 "failed to verify that result's type matches accumulator's type"
             )

@@ -377,12 +377,12 @@ def pointee_matches(ptr_type: Attribute, t: Attribute) -> bool:
         return (
             isinstance(elem, PointerType)
             and isinstance(t, TensorType)
-            and same(t.element_type, elem.pointee)
+            and (t.element_type is elem.pointee or same(t.element_type, elem.pointee))
             and shape_of(t) == shape_of(ptr_type)
-            and same(t.encoding, ptr_type.encoding)
+            and (t.encoding is ptr_type.encoding or same(t.encoding, ptr_type.encoding))
         )
     if isinstance(ptr_type, PointerType):
-        return same(t, ptr_type.pointee)
+        return t is ptr_type.pointee or same(t, ptr_type.pointee)
     return False
 
 

@@ -57,7 +57,6 @@ from xdsl.utils.exceptions import VerifyException
 from ..xdsl_compat import operand_tuple
 from .base import TritonOp
 from .constraints import ExactType, TypeOfClass, element_type, in_releases, same, shape_of
-from .constraints import first as _first
 from .declarative import irdl_triton_op
 from .families import PARENS_BEFORE_3, ArrowOp, FunctionalTypeOp
 from .syntax import (
@@ -72,6 +71,8 @@ from .traits import ReadWriteEffect
 from .tt import CACHE, EVICT, I32_ARRAY, I32_ATTR, PTR
 from .layouts import layout_attr
 from .tt_attrs import i1_like, loaded_type, opaque_attr
+
+_at = tuple.__getitem__  # (values[i] of xDSL's SSAValues, without its Python __getitem__)
 
 LAYOUTS = [
     layout_attr("ttg." + n)
@@ -114,7 +115,7 @@ class ConvertLayoutOp(ArrowOp):
 
     def verify_(self) -> None:
         """``SameOperandsAndResultShape`` + ``SameOperandsAndResultElementType``."""
-        s, r = _first(operand_tuple(self)).type, _first(self.results).type
+        s, r = _at(operand_tuple(self), 0).type, _at(self.results, 0).type
         if shape_of(s) != shape_of(r):
             raise VerifyException("requires the same shape for all operands and results")
         if not same(element_type(s), element_type(r)):

@@ -208,6 +208,25 @@ def _same_type_rule(op_def: OpDef, covers_all: bool = False) -> Rule | None:
     if not checks:
         return None
     item = tuple.__getitem__
+    if len(checks) == 1 and len(checks[0][0]) == n_values and op_def.results:
+        # (one type for every operand and result, the binary ops': each the result's;
+        # equality is an equivalence, so which value is the reference does not matter)
+        message = checks[0][1]
+
+        def all_one_type(op: Operation) -> None:
+            results = op.results
+            t = item(results, 0).type
+            for v in operand_tuple(op):
+                vt = v.type
+                if vt is not t and not same(vt, t):
+                    raise VerifyException(message)
+            if len(results) > 1:
+                for v in results:
+                    vt = v.type
+                    if vt is not t and not same(vt, t):
+                        raise VerifyException(message)
+
+        return all_one_type
 
     def same_types(op: Operation) -> None:
         operands, results = operand_tuple(op), op.results
@@ -217,7 +236,7 @@ def _same_type_rule(op_def: OpDef, covers_all: bool = False) -> Rule | None:
                 t = (item(results, i) if is_result else item(operands, i)).type
                 if first is None:
                     first = t
-                elif not same(t, first):
+                elif t is not first and not same(t, first):
                     raise VerifyException(message)
 
     return same_types

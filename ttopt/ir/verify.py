@@ -72,10 +72,14 @@ from xdsl.traits import (
     SymbolOpInterface,
     SymbolTable,
 )
+from xdsl.interfaces import ConditionallySpeculatableInterface, HasFolderInterface
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ..dialects import versions
+from ..dialects.constraints import forget_equalities_and_shapes
+from ..dialects.layouts import forget_layout_verdicts
+from ..dialects.traits import TensorSizeTrait
 from ..dialects.base import OWN_VERIFY, PlainVerifyException
 from ..dialects.layouts import ModuleLayouts, Reading, reading_span
 from ..xdsl_compat import TypedStringAttr, operand_tuple
@@ -88,7 +92,10 @@ from .lexer import SKIP, STRING_LITERAL, string_value
 if TYPE_CHECKING:
     from .reader import TritonModule
 
-__all__ = ["verify_module", "verify_parsed", "ParseFacts", "VerificationFailure", "properties_error"]
+__all__ = [
+    "verify_module", "verify_parsed", "ParseFacts", "VerificationFailure", "properties_error",
+    "forget_types",
+]
 
 
 class VerificationFailure(Exception):
@@ -119,6 +126,17 @@ def verify_parsed(mod: TritonModule, parsed: ParseFacts) -> None:
     while the text is read (the release read is ``versions.current()``)."""
     release = versions.current().release
     _guarded(mod, lambda: _verify(mod, False, parsed, release))
+
+
+def forget_types() -> None:
+    """Forget what the checks keep of types by object (TensorSizeTrait's verdicts, the
+    equalities and shapes of ttopt.dialects.constraints, the layouts' verdicts): their
+    ids keep them alive, and they are worth keeping only while modules share type objects,
+    which ``ttopt.ir.reader.clear_shared_types`` ends.  (Safe at any time: the next check of
+    a type works its answer out again.)"""
+    TensorSizeTrait.forget_types()
+    forget_equalities_and_shapes()
+    forget_layout_verdicts()
 
 
 class ParseFacts:
@@ -565,6 +583,11 @@ def _dict_text(props) -> str:
 _WALKER_TRAITS = (
     IsolatedFromAbove, IsTerminator, HasParent, SymbolTable, NoTerminator, ReturnLike,
 )
+# xDSL's traits of its op interfaces (HasFolderInterface, ConditionallySpeculatableInterface),
+# whose verify checks nothing (``return``: test_speed_verify): no step
+_NO_CHECK_TRAITS = tuple(
+    type(t) for c in (HasFolderInterface, ConditionallySpeculatableInterface) for t in c.traits
+)
 
 
 class _Plan:
@@ -773,6 +796,17 @@ def _attr_check(c):
     return check
 
 
+def _quick_tests(c) -> tuple:
+    """(a class, the quick predicate) that :func:`_attr_check`'s function for property
+    constraint ``c`` tries first: a value of the class (a plain base-class constraint's) or
+    that the predicate accepts passes; ``()`` (no class) and None where it has none."""
+    if isinstance(c, AnyAttr):
+        return (), None
+    if type(c) is BaseAttr:
+        return c.attr, None
+    return (), _passes(c)
+
+
 def _passes(c, bound: frozenset = frozenset()):
     """A predicate true of an attribute only if constraint ``c`` accepts it (verified with a
     context of no variable bound), made of identity, class and equality tests; where it is
@@ -804,8 +838,9 @@ def _passes_bound(c, bound: frozenset):
             part, bound = _passes_bound(x, bound)
             if part is None:
                 return None, bound
-            parts.append(part)
-        return (lambda a: all(p(a) for p in parts)), bound
+            if part is not _ANYTHING:
+                parts.append(part)
+        return _all_of(parts), bound
     if kind is ParamAttrConstraint:  # (isinstance, and each parameter)
         base = c.base_attr
         try:
@@ -819,11 +854,17 @@ def _passes_bound(c, bound: frozenset):
             part, bound = _passes_bound(x, bound)
             if part is None:
                 return None, bound
-            params.append((name, part))
+            if part is not _ANYTHING:
+                params.append((attrgetter(name), part))
 
         def parametrized(a) -> bool:
             # (an instance of the class itself: its parameters are the definition's)
-            return type(a) is base and all(p(getattr(a, n)) for n, p in params)
+            if type(a) is not base:
+                return False
+            for get, part in params:
+                if not part(get(a)):
+                    return False
+            return True
 
         return parametrized, bound
     if kind is AnyOf:  # (the alternative of the attribute's class; none: c decides)
@@ -858,6 +899,22 @@ def _passes_bound(c, bound: frozenset):
 
 def _anything(a) -> bool:
     return True
+
+
+def _all_of(parts: list):
+    """A predicate true where each of ``parts`` is."""
+    if not parts:
+        return _ANYTHING
+    if len(parts) == 1:
+        return parts[0]
+
+    def all_of(a) -> bool:
+        for part in parts:
+            if not part(a):
+                return False
+        return True
+
+    return all_of
 
 
 _ANYTHING = _anything
@@ -913,6 +970,34 @@ def _dropped_hint(op: Operation, name: str, v) -> bool:
             and versions.taken(((versions.OLDEST, (2, 3)),)))
 
 
+def _fixed_values(op_def, operands, results):
+    """The ``fixed_positions`` steps of the operands and of the results of ``op_def`` (no
+    variadic definition) in one step: each constraint checked as they check it, where one
+    fails, the group's step says so."""
+    op_layout = tuple(_ok_fn(c) if c is not None else None
+                      for c in (_constraint(d.constr) for _, d in op_def.operands))
+    res_layout = tuple(_ok_fn(c) if c is not None else None
+                       for c in (_constraint(d.constr) for _, d in op_def.results))
+
+    def fixed_values(op):
+        last = None
+        for value, ok in zip(operand_tuple(op), op_layout):  # (iterating: no __getitem__)
+            if ok is not None:
+                t = value.type
+                if t is not last and not ok(t):  # (`%a, %a`: one check)
+                    operands(op)  # (raises)
+                last = t
+        last = None
+        for value, ok in zip(op.results, res_layout):
+            if ok is not None:
+                t = value.type
+                if t is not last and not ok(t):
+                    results(op)  # (raises)
+                last = t
+
+    return fixed_values
+
+
 _operands_of = operand_tuple
 _results_of = attrgetter("results")  # (op.results, without a Python call)
 
@@ -934,12 +1019,12 @@ def _compile_steps(cls, op_def, own) -> tuple:
     )
     steps: list = []  # (MLIR's order: the properties, then operands and results, ...)
     props = [
-        (name, _attr_check(d.constr), not isinstance(d, OptionalDef))
+        (name, _attr_check(d.constr), not isinstance(d, OptionalDef), *_quick_tests(d.constr))
         for name, d in op_def.properties.items()
     ]
     props = [p for p in props if p[1] is not None or p[2]]
     if props:
-        required_names = [name for name, _, required in props if required]
+        required_names = [name for name, _, required, _, _ in props if required]
 
         def check_props(op: Operation) -> None:
             p = op.properties
@@ -947,12 +1032,14 @@ def _compile_steps(cls, op_def, own) -> tuple:
                 if required_names:
                     raise VerifyException(f"requires attribute '{required_names[0]}'")
                 return
-            for name, c, required in props:
+            for name, c, required, base, passes in props:
                 v = p.get(name)
                 if v is None:
                     if required:
                         raise VerifyException(f"requires attribute '{name}'")
-                elif c is not None:
+                elif c is not None and not isinstance(v, base) and not (
+                    passes is not None and passes(v)
+                ):  # (what c tests first, without the call)
                     try:
                         c(name, v)
                     except VerifyException:
@@ -982,7 +1069,13 @@ def _compile_steps(cls, op_def, own) -> tuple:
 
         steps.append(same_type)
         operands = results = own = None
-    steps.extend(s for s in (operands, results) if s is not None)
+    if operands is not None and results is not None and not any(
+        isinstance(d, VariadicDef) for _, d in (*op_def.operands, *op_def.results)
+    ):
+        # (both fixed_positions: one step, each group in turn)
+        steps.append(_fixed_values(op_def, operands, results))
+    else:
+        steps.extend(s for s in (operands, results) if s is not None)
     single_block = [
         i for i, (_, d) in enumerate(op_def.regions) if isinstance(d, SingleBlockRegionDef)
     ]
@@ -1000,7 +1093,8 @@ def _compile_steps(cls, op_def, own) -> tuple:
     steps.extend(
         t.verify
         for t in op_def.traits
-        if type(t).verify is not OpTrait.verify and not isinstance(t, _WALKER_TRAITS)
+        if type(t).verify is not OpTrait.verify
+        and not isinstance(t, _WALKER_TRAITS + _NO_CHECK_TRAITS)
     )
     if own is not None:
         steps.append(own)
@@ -1206,13 +1300,17 @@ class _Walker:
                 self.checks(op, plan, parent)
                 nested = True
             if verdicts is not None and plan.layouts:  # (a lookup per operand and result)
+                # (a type not judged yet in this context is judged here; an op with a type
+                # whose verdict is not True is judged whole, for the words of the first)
                 for v in operand_tuple(op):
-                    if verdicts.get(id(v.type)) is not True:
+                    t = v.type
+                    if verdicts.get(id(t)) is not True and layouts.lookup(verdicts, t) is not True:
                         self.tensor_layouts(op)
                         break
                 else:
                     for v in op.results:
-                        if verdicts.get(id(v.type)) is not True:
+                        t = v.type
+                        if verdicts.get(id(t)) is not True and layouts.lookup(verdicts, t) is not True:
                             self.tensor_layouts(op)
                             break
             if nested and op.regions:
