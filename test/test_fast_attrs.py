@@ -19,13 +19,14 @@ order.
 import pathlib
 
 import pytest
-from xdsl.dialects.builtin import ArrayAttr, FileLineColLoc, IntAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import (ArrayAttr, CallSiteLoc, FileLineColLoc, IntAttr, NameLoc,
+                                   StringAttr, TensorType)
 from xdsl.ir import Data, ParametrizedAttribute
 
 from conftest import FIXTURES, corpus_files, corpus_params, file_params, fixture_files, ir_files
 from ttopt.dialects import constraints
 from ttopt.ir import fast_ops, reader
-from ttopt.xdsl_compat import file_line_col, unchecked, unchecked_data
+from ttopt.xdsl_compat import call_site_loc, file_line_col, name_loc, unchecked, unchecked_data
 
 
 def _attrs_of(module):
@@ -151,6 +152,13 @@ def test_unchecked_equals_the_checked_constructor():
     assert unchecked_data(IntAttr, 7) == IntAttr(7)
     with pytest.raises(ValueError):  # (every parameter, in order, and no more)
         unchecked(FileLineColLoc, name, one)
+    here, there = file_line_col(name, one, two), file_line_col(name, two, one)
+    named = name_loc(StringAttr("x"), here)  # (the location aliases' one-step constructors)
+    assert named == NameLoc(StringAttr("x"), here) and named.parameters == (StringAttr("x"), here)
+    assert _checked(named) == named and named != name_loc(StringAttr("x"), there)
+    site = call_site_loc(here, there)
+    assert site == CallSiteLoc(here, there) and site.parameters == (here, there)
+    assert _checked(site) == site and site != call_site_loc(there, here)
 
 
 def test_fast_dict_takes_only_integers_booleans_and_plain_strings():

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import FileLineColLoc
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, NameLoc
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation, OpResult, SSAValue, SSAValues, Use
 from xdsl.ir import Attribute, BuiltinAttribute, ParametrizedAttribute
@@ -527,6 +527,23 @@ def file_line_col(filename, line, column):
     object.__setattr__(loc, "filename", filename)
     object.__setattr__(loc, "line", line)
     object.__setattr__(loc, "column", column)
+    return loc
+
+
+def name_loc(desc, location):
+    """``NameLoc(desc, location)`` as :func:`unchecked` makes it, in one step (a location
+    alias of Inductor's kernels is often one)."""
+    loc = object.__new__(NameLoc)
+    object.__setattr__(loc, "desc", desc)
+    object.__setattr__(loc, "location", location)
+    return loc
+
+
+def call_site_loc(callee, caller):
+    """``CallSiteLoc(callee, caller)`` as :func:`unchecked` makes it, in one step."""
+    loc = object.__new__(CallSiteLoc)
+    object.__setattr__(loc, "callee", callee)
+    object.__setattr__(loc, "caller", caller)
     return loc
 
 

@@ -45,7 +45,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ..dialects import versions
 from ..errors import TTOptError, line_col
-from ..xdsl_compat import file_line_col, unchecked, unchecked_data
+from ..xdsl_compat import call_site_loc, file_line_col, name_loc, unchecked, unchecked_data
 from .lexer import SKIP, STRING_LITERAL, string_literal_error, string_value
 
 
@@ -657,12 +657,12 @@ def _plain_location(m: re.Match, values: dict, cache: dict) -> LocationAttr | No
         child_loc = values.get(child)
         if child_loc is None:
             return None
-        return unchecked(NameLoc, _cached_str(cache, string), child_loc)
+        return name_loc(_cached_str(cache, string), child_loc)
     if form == 8:  # callsite(#callee at #caller)
         callee_loc, caller_loc = values.get(m.group(7)), values.get(m.group(8))
         if callee_loc is None or caller_loc is None:
             return None
-        return unchecked(CallSiteLoc, callee_loc, caller_loc)
+        return call_site_loc(callee_loc, caller_loc)
     if form == 9:  # fused[#a, #b, ...], as _LocParser builds it
         locs = [values.get(name) for name in m.group(9).split(", ")]
         if None in locs:
@@ -1020,10 +1020,10 @@ def fast_loc(body: str, resolve, cache: dict):
         return loc
     m = _NAME_LOC.fullmatch(body)
     if m:
-        return unchecked(NameLoc, _cached_str(cache, m.group(1)), resolve(m.group(2), m.start(2)))
+        return name_loc(_cached_str(cache, m.group(1)), resolve(m.group(2), m.start(2)))
     m = _CALLSITE.fullmatch(body)
     if m:
-        return unchecked(CallSiteLoc, resolve(m.group(1), m.start(1)), resolve(m.group(2), m.start(2)))
+        return call_site_loc(resolve(m.group(1), m.start(1)), resolve(m.group(2), m.start(2)))
     if body == "unknown":
         return UnknownLoc()  # (a new object each: the writer keys a location's text by its id)
     return None

@@ -85,12 +85,13 @@ from .locations import (
     fast_loc,
     int_attr,
     is_location,
+    rstripped_length,
     skip_blanks_back,
     wrong_token_offset,
 )
 from .source import RawMarks, SourceMap, line_starts
 from .source import build as build_source_map
-from .verify import ParseFacts, properties_error, verify_parsed
+from .verify import ParseFacts, forget_types, properties_error, verify_parsed
 
 _bisect_right = bisect.bisect_right
 
@@ -874,7 +875,7 @@ class TritonParser(ParserBase):
         while True:
             # (after a module: every alias, blanked; the text's end of content found once)
             if self._content_end is None:
-                self._content_end = len(text.rstrip(" \t\r\n"))
+                self._content_end = rstripped_length(text, " \t\r\n")
             i = (self._content_end if i + 1 >= self._content_end
                  else skip_blanks_back(text, 0, i + 1)) - 1
             if i < 0:
@@ -1210,8 +1211,7 @@ class TritonParser(ParserBase):
         if _RELEASE_TYPES.search(key):  # (a type some releases cannot read: this module's)
             return
         if len(_SHARED_TYPES) >= _SHARED_TYPES_MAX or len(_ALIAS_ENVS) >= _SHARED_TYPES_MAX:
-            _SHARED_TYPES.clear()
-            _ALIAS_ENVS.clear()
+            clear_shared_types()
         _SHARED_TYPES[(key, self._env_of(key))] = typ
 
     def _env_of(self, key: str) -> int:
@@ -1877,9 +1877,11 @@ def _fast_type(key: str, aliases: dict, encodings: dict):
 # ------------------------------------------------------------------ entry point
 def clear_shared_types() -> None:
     """Forget the types shared between modules (each module then parses its type texts
-    again, as in a fresh process)."""
+    again, as in a fresh process), and what the verifier's checks keep of types by object
+    (:func:`ttopt.ir.verify.forget_types`: kept only while types are shared)."""
     _SHARED_TYPES.clear()
     _ALIAS_ENVS.clear()
+    forget_types()
 
 
 def read_module(text: str, filename: str = "<input>", verify: bool = True,
