@@ -26,7 +26,8 @@ from xdsl.ir import Data, ParametrizedAttribute
 from conftest import FIXTURES, corpus_files, corpus_params, file_params, fixture_files, ir_files
 from ttopt.dialects import constraints
 from ttopt.ir import fast_ops, reader
-from ttopt.xdsl_compat import call_site_loc, file_line_col, name_loc, unchecked, unchecked_data
+from ttopt.xdsl_compat import (call_site_loc, file_line_col, name_loc, new_token, unchecked,
+                               unchecked_data)
 
 
 def _attrs_of(module):
@@ -159,6 +160,22 @@ def test_unchecked_equals_the_checked_constructor():
     site = call_site_loc(here, there)
     assert site == CallSiteLoc(here, there) and site.parameters == (here, there)
     assert _checked(site) == site and site != call_site_loc(there, here)
+
+
+def test_new_token_equals_the_dataclasses():
+    """The reader's lexer makes its tokens with xdsl_compat.new_token: the same fields, equal
+    and hashing alike, as Token(kind, Span(start, end, input)) (a field xDSL adds to Span
+    with a default would make them differ here)."""
+    from xdsl.utils.lexer import Input, Span, Token
+    from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+    source = Input("%x = tt.splat %p", "k.ttir")
+    made = new_token(MLIRTokenKind.PERCENT_IDENT, 0, 2, source)
+    built = Token(MLIRTokenKind.PERCENT_IDENT, Span(0, 2, source))
+    assert made == built and vars(made).keys() == vars(built).keys()
+    assert vars(made.span) == vars(built.span) and hash(made.span) == hash(built.span)
+    assert made.text == "%x" and made.span.get_location() == built.span.get_location()
+    assert made != new_token(MLIRTokenKind.PERCENT_IDENT, 0, 3, source)
 
 
 def test_fast_dict_takes_only_integers_booleans_and_plain_strings():

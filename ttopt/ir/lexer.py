@@ -27,7 +27,8 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 
-from ..xdsl_compat import LexerBase, identity_hashing, keep_exact_value_names, patch_string_literal
+from ..xdsl_compat import (LexerBase, identity_hashing, keep_exact_value_names, new_token,
+                           patch_string_literal)
 
 _SUFFIX = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 # what is skipped before a token: blanks and `//` comments (the reader's fast path also
@@ -111,8 +112,8 @@ class FastMLIRLexer(LexerBase):
             text = m.group(kind_name)
             if text == "}":
                 self._brace_before, self._brace = self._brace, start
-            return Token(_PUNCT[text], Span(start, end, self.input))
-        return Token(_KIND[kind_name], Span(start, end, self.input))
+            return new_token(_PUNCT[text], start, end, self.input)
+        return new_token(_KIND[kind_name], start, end, self.input)
 
     def closing_brace_before(self, token) -> int:
         """The offset of the last ``}`` lexed before ``token`` (the token after it)."""
