@@ -28,6 +28,7 @@ def _no_fast_paths(m) -> None:
         assert hasattr(reader, name)
         m.setattr(reader, name, lambda p, s: None)
     m.setattr(reader, "FAST_LABELS", False)
+    m.setattr(reader, "FAST_FUNC_ARGS", False)
     m.setattr(writer, "FAST_PRINT", False)
 
 
@@ -64,6 +65,11 @@ def assert_same_structure(a, b) -> None:
         assert [r.type for r in x.results] == [r.type for r in y.results], where
         assert [r.name_hint for r in x.results] == [r.name_hint for r in y.results], where
         assert x.location == y.location, where
+        # (block arguments: a function's, read by reader.fast_function_arguments, a label's)
+        args_a = [a for r in x.regions for b in r.blocks for a in b.args]
+        args_b = [a for r in y.regions for b in r.blocks for a in b.args]
+        assert [(a.type, a.name_hint, a.location) for a in args_a] == [
+            (a.type, a.name_hint, a.location) for a in args_b], where
 
 
 def _same_structure_either_way(path, monkeypatch):
@@ -106,8 +112,9 @@ def test_fast_path_prints_what_the_full_parser_prints_in_every_release(path, mon
          "%e = tt.expand_dims %x {axis = 0 : i32} : tensor<4xf32> -> tensor<1x4xf32> loc(\"f\":1:1)"),
         ("%w = arith.sitofp %z", "%v = arith.sitofp %z"),  # a name
         ("cacheModifier = cg evictionPolicy", "cacheModifier = ca evictionPolicy"),  # a property
+        ("%n: i32) {", '%n: i32 loc("f":1:1)) {'),  # a function argument's location
     ],
-    ids=["operands", "location", "name", "property"],
+    ids=["operands", "location", "name", "property", "argument location"],
 )
 def test_the_structural_comparison_can_fail(before, after):
     """The comparison sees each kind of difference a wrong fast path could make."""

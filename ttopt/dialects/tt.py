@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
     BoolAttr,
     IntAttr,
     DenseArrayBase,
@@ -540,9 +542,25 @@ class FuncOp(TritonOp):
     @classmethod
     def parse(cls, parser: Parser):
         visibility = parser.parse_optional_visibility_keyword()
-        (name, ins, outs, region, extra, arg_attrs, res_attrs) = parse_func_op_like(
-            parser, reserved_attr_names=("sym_name", "function_type", "sym_visibility")
-        )
+        reserved = ("sym_name", "function_type", "sym_visibility")
+        fast = getattr(parser, "fast_function_arguments", None)  # (ttopt's reader)
+        found = fast() if fast is not None else None
+        if found is None:
+            (name, ins, outs, region, extra, arg_attrs, res_attrs) = parse_func_op_like(
+                parser, reserved_attr_names=reserved
+            )
+        else:  # (what parse_func_op_like does with such arguments and no results)
+            pairs, end = found
+            name = parser.parse_symbol_name().data
+            parser.resume_from(end)
+            entry_args = [arg for arg, _ in pairs]
+            ins, outs, res_attrs = [arg.type for arg in entry_args], [], None
+            arg_attrs = (ArrayAttr(DictionaryAttr(attrs) for _, attrs in pairs)
+                         if any(attrs for _, attrs in pairs) else None)
+            extra = parser.parse_optional_attr_dict_with_keyword(reserved)
+            region = parser.parse_optional_region(entry_args)
+            if region is None:
+                region = Region()
         props: dict[str, Attribute] = {
             "sym_name": StringAttr(name),
             "function_type": FunctionType.from_lists(ins, outs),

@@ -202,6 +202,9 @@ _LOC_OF_ALIAS = re.compile(r"loc(?:[ \t\n\r]|//[^\n]*)*+\((?:[ \t\n\r]|//[^\n]*)
 # `%name: type` of a block argument (a scalar type's name, or where another type starts)
 _BLOCK_ARG = re.compile(r"(%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)): ([A-Za-z_][\w.]*(?=[ ,)])|(?=[!t]))")
 _BARE_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")  # (the lexer's bare identifier)
+_FUNC_ARG = re.compile(r"(%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)): ")
+_LOC_OF_ALIAS_ONLY = re.compile(r"loc\((#(?:[0-9]+|[A-Za-z_$.-][\w$.-]*))\)")
+FAST_FUNC_ARGS = True  # (off: every tt.func argument list through xDSL's parse_func_op_like)
 FAST_BLOCK_ARGS = True  # (off: every block argument list through xDSL's parser)
 FAST_LABELS = True  # (off: every block label through xDSL's parser)
 _VALID_NAME = re.compile(r"[A-Za-z_$.-][\w$.-]*")
@@ -760,6 +763,95 @@ class TritonParser(ParserBase):
                     self.resume_from(end)
                     return self.Argument(tok.span, typ)
         return super().parse_optional_argument(expect_type)
+
+    def fast_function_arguments(self):
+        """A ``tt.func``'s argument list in the common shape, read from the text: the
+        current token is the function's ``@name``, followed by ``(%a: T {attrs} loc(...),
+        ...)`` (one argument or more, each ``%name: T`` with a type :meth:`type_at` knows or
+        a scalar, an attribute dictionary of :func:`_fast_dict`'s kind or one read before,
+        a location :meth:`_known_location` knows, each optional), then `` {`` or
+        `` attributes {`` (no results).  Returns ``([(Argument, attributes)...], end)`` with
+        nothing consumed (the caller takes the name, then resumes at ``end``, after the
+        ``)``), or None (the caller reads it all with xDSL's ``parse_func_op_like``).  The
+        arguments are those xDSL's parser makes through this parser's own fast paths (the
+        same type, dictionary and location caches); ``test/test_fast_path.py`` compares."""
+        tok = self.current_token
+        text = self.source
+        if not FAST_FUNC_ARGS or tok.kind != MLIRTokenKind.AT_IDENT or not text.startswith(
+                "(", tok.span.end):
+            return None
+        pos = tok.span.end + 1
+        source = self.lexer.input
+        pairs = []
+        after_loc = None
+        while True:
+            m = _FUNC_ARG.match(text, pos)
+            if m is None:
+                return None
+            at = m.end()
+            typ = None
+            if text.startswith(("tensor<", "!t"), at):
+                end = _balanced_end(text, at)
+                if end is not None:
+                    typ = self.type_at(text[at:end])
+            elif (b := _BARE_TOKEN.match(text, at)) is not None:
+                typ = SCALAR_TYPES.get(b.group())
+                end = b.end()
+            if typ is None:
+                return None
+            pos = end
+            attrs: dict = {}
+            if text.startswith(" {", pos):
+                d = _DICT_TEXT.match(text, pos + 1)
+                if d is None:
+                    return None
+                cached = self._dict_cache.get(d.group())
+                if cached is None and FAST_DICTS:
+                    cached = _fast_dict(d.group()[1:-1])
+                    if cached is not None:
+                        self._dict_cache[d.group()] = cached
+                if cached is None:
+                    return None
+                attrs = dict(cached)
+                pos = d.end()
+            loc = None
+            if text.startswith(" loc(", pos):
+                lm = _LOC_TEXT.match(text, pos + 1)
+                if lm is None:
+                    return None
+                loc = self._known_location(lm.group(), pos + 1)
+                if loc is None and (loc := self._argument_alias_location(lm.group())) is None:
+                    return None
+                pos = after_loc = lm.end()
+            pairs.append((self.Argument(Span(m.start(1), m.end(1), source), typ, loc), attrs))
+            if text.startswith(", ", pos):
+                pos += 2
+            elif text.startswith(")", pos):
+                pos += 1
+                break
+            else:
+                return None
+        if not text.startswith((" {", " attributes {"), pos):
+            return None
+        if after_loc is not None:  # (as parse_optional_location leaves it: the token after)
+            self._after_loc = after_loc
+        return pairs, pos
+
+    def _argument_alias_location(self, written: str):
+        """``loc(#name)`` (``written``), an argument's trailing location naming a location
+        alias, which may be defined further down (the aliases below the module): the alias's
+        location, with what :meth:`parse_optional_location` records when xDSL's parser
+        reads it (the text cached, and kept for the writer unless one is kept already);
+        None where ``#name`` is no location alias (the full parser reports it)."""
+        m = _LOC_OF_ALIAS_ONLY.fullmatch(written)
+        if m is None or m.group(1) not in self.loc_alias_offsets:
+            return None
+        loc = self.attribute_aliases.get(m.group(1))
+        if loc is None or not is_location(loc):
+            return None
+        self._loc_cache[written] = loc
+        self.marks.loc_texts.setdefault(id(loc), (loc, written))
+        return loc
 
     def _fast_block_args(self, start: int):
         """``([(offset, name, type, location or None)...], end)`` for the argument list at
