@@ -43,12 +43,14 @@ for _ in range(int(sys.argv[3])):
 '''
 
 
-def count(tree: pathlib.Path, every: int, loops: int, extra: tuple[str, ...] = ()) -> int:
+def valgrind_instructions(code: str, args: list[str], tree: pathlib.Path) -> int:
+    """Instructions of ``python -c code args...`` (in ``tree``, its ttopt on ``PYTHONPATH``,
+    ``PYTHONHASHSEED`` 0) under ``valgrind --tool=cachegrind --cache-sim=no``."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cachegrind.out")
         proc = subprocess.run(
             ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}",
-             sys.executable, "-c", _LOOP, str(tree), str(every), str(loops), *extra],
+             sys.executable, "-c", code, *args],
             capture_output=True, text=True, cwd=tree,
             env={**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"},
         )
@@ -56,6 +58,10 @@ def count(tree: pathlib.Path, every: int, loops: int, extra: tuple[str, ...] = (
     if proc.returncode != 0 or m is None:
         raise RuntimeError(proc.stderr[-2000:])
     return int(m.group(1).replace(",", ""))
+
+
+def count(tree: pathlib.Path, every: int, loops: int, extra: tuple[str, ...] = ()) -> int:
+    return valgrind_instructions(_LOOP, [str(tree), str(every), str(loops), *extra], tree)
 
 
 def main(argv: list[str] | None = None) -> int:

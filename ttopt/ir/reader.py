@@ -750,19 +750,29 @@ class TritonParser(ParserBase):
             text = self.source
             at = tok.span.end + 2
             if text.startswith(": ", tok.span.end):
-                typ = None
-                if text.startswith(("tensor<", "!t"), at):
-                    end = _balanced_end(text, at)
-                    if end is not None:
-                        typ = self.type_at(text[at:end])
-                elif (m := _BARE_TOKEN.match(text, at)) is not None:
-                    # (a bare identifier: parse_type's scalar, or its parser's)
-                    typ = SCALAR_TYPES.get(m.group())
-                    end = m.end()
-                if typ is not None:
-                    self.resume_from(end)
-                    return self.Argument(tok.span, typ)
+                found = self._argument_type_at(at)
+                if found is not None:
+                    self.resume_from(found[1])
+                    return self.Argument(tok.span, found[0])
         return super().parse_optional_argument(expect_type)
+
+    def _argument_type_at(self, at: int):
+        """``(type, end)`` of an argument's type at ``at`` where it is read from the text: a
+        scalar, or a type whose text :meth:`type_at` knows (as :meth:`parse_type` would take
+        it, without lexing its tokens); None for anything else."""
+        text = self.source
+        if text.startswith(("tensor<", "!t"), at):
+            end = _balanced_end(text, at)
+            if end is not None:
+                typ = self.type_at(text[at:end])
+                if typ is not None:
+                    return typ, end
+        elif (m := _BARE_TOKEN.match(text, at)) is not None:
+            # (a bare identifier: parse_type's scalar, or its parser's)
+            typ = SCALAR_TYPES.get(m.group())
+            if typ is not None:
+                return typ, m.end()
+        return None
 
     def fast_function_arguments(self):
         """A ``tt.func``'s argument list in the common shape, read from the text: the
@@ -788,18 +798,10 @@ class TritonParser(ParserBase):
             m = _FUNC_ARG.match(text, pos)
             if m is None:
                 return None
-            at = m.end()
-            typ = None
-            if text.startswith(("tensor<", "!t"), at):
-                end = _balanced_end(text, at)
-                if end is not None:
-                    typ = self.type_at(text[at:end])
-            elif (b := _BARE_TOKEN.match(text, at)) is not None:
-                typ = SCALAR_TYPES.get(b.group())
-                end = b.end()
-            if typ is None:
+            found = self._argument_type_at(m.end())
+            if found is None:
                 return None
-            pos = end
+            typ, pos = found
             attrs: dict = {}
             if text.startswith(" {", pos):
                 d = _DICT_TEXT.match(text, pos + 1)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -174,6 +174,21 @@ def ops_of(op: Operation, classes: tuple[type, ...]) -> list[Operation]:
     block's ops in order, the regions of an op after the rest of its block (not in program
     order)."""
     return list(_ops_of(op, classes))
+
+
+def kind_test(classes) -> Callable[[Operation], bool]:
+    """A function ``op -> isinstance(op, classes)`` that tests each op class once (op classes
+    go through ABCMeta: a negative ``isinstance`` is a Python call a class)."""
+    memo: dict[type, bool] = {}
+
+    def test(op: Operation) -> bool:
+        cls = type(op)
+        hit = memo.get(cls)
+        if hit is None:
+            hit = memo[cls] = issubclass(cls, classes)
+        return hit
+
+    return test
 
 
 _KINDS: dict[tuple[type, ...], dict[type, bool]] = {}  # classes -> {op class: a subclass?}

@@ -137,6 +137,7 @@ from .base import (
     erase_op,
     forget_names,
     functions,
+    kind_test,
     ops_of,
     record_stats,
     replace_value,
@@ -156,28 +157,9 @@ _ROOT_THROUGH = frozenset(
 )
 _ANY = object()  # a root that may be any other (see pointer_root)
 _REPLACED = (LoadOp, IfOp, WhileOp)  # ops whose results the pass replaces
-_REPLACED_CLASS: dict[type, bool] = {}
-
-
-_LOAD_CLASS: dict[type, bool] = {}
-
-
-def _is_load(op: Operation) -> bool:
-    """``isinstance(op, LoadOp)``, once per op class (op classes go through ABCMeta)."""
-    cls = type(op)
-    hit = _LOAD_CLASS.get(cls)
-    if hit is None:
-        hit = _LOAD_CLASS[cls] = issubclass(cls, LoadOp)
-    return hit
-
-
-def _replaced(op: Operation) -> bool:
-    """``isinstance(op, _REPLACED)``, once per op class (op classes go through ABCMeta)."""
-    cls = type(op)
-    hit = _REPLACED_CLASS.get(cls)
-    if hit is None:
-        hit = _REPLACED_CLASS[cls] = issubclass(cls, _REPLACED)
-    return hit
+# (isinstance once per op class: op classes go through ABCMeta)
+_is_load = kind_test(LoadOp)
+_replaced = kind_test(_REPLACED)
 
 POINTER_DEPTH = 4  # how deep a pointer's shape looks (value_shape)
 

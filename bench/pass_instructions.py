@@ -1,0 +1,63 @@
+"""Instructions one pass executes on a ``bench.scaling`` shape, counted by valgrind: whether a
+phase whose time grows faster than its input does more work per op, or the same work slower
+(a module that outgrows the CPU caches).
+
+    python -m bench.pass_instructions [--shape masks] [--pass div-chain] [--lines 7500 60000]
+
+For each size, the shape's module is read, then the pass applied 0 and ``--times`` times, each
+process under ``valgrind --tool=cachegrind --cache-sim=no`` (``PYTHONHASHSEED`` fixed); the
+difference over ``--times`` is one application's instructions.  Needs valgrind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import pathlib
+import sys
+
+from bench.instructions import valgrind_instructions
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+_RUN = r'''
+import sys
+sys.setrecursionlimit(20000)
+from bench.scaling import SHAPES
+from ttopt.ir.reader import read_module
+from ttopt.passes import PASSES
+from xdsl.context import Context
+shape, lines, name, times = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+module = read_module(SHAPES[shape](lines), "<scaling>")
+for _ in range(times):
+    PASSES[name]().apply(Context(), module.op)
+'''
+
+
+def count(shape: str, lines: int, name: str, times: int) -> int:
+    return valgrind_instructions(_RUN, [shape, str(lines), name, str(times)], ROOT)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shape", default="masks")
+    ap.add_argument("--pass", dest="name", default="div-chain")
+    ap.add_argument("--lines", type=int, nargs="+", default=[7500, 60000])
+    ap.add_argument("--times", type=int, default=10)
+    args = ap.parse_args(argv)
+    per = []
+    for lines in args.lines:
+        one = (count(args.shape, lines, args.name, args.times)
+               - count(args.shape, lines, args.name, 0)) / args.times
+        per.append((lines, one))
+        print(f"{args.shape}, {lines} lines: {args.name} {one / 1e6:,.2f} M instructions "
+              f"({one / lines:,.0f} a line)", flush=True)
+    (a, x), (b, y) = per[0], per[-1]
+    if len(per) > 1 and x > 0:
+        print(f"log-log slope of the instructions, {a} to {b} lines: "
+              f"{math.log(y / x) / math.log(b / a):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
