@@ -367,9 +367,7 @@ class TritonParser(ParserBase):
         if loc is not None:
             self._after_loc = self.current_token.span.start
             if m is not None and self._after_loc >= m.end() and id(loc) not in self._deferred_locs:
-                self._loc_cache[m.group()] = loc
-                # the writer prints it as it was written (not as an alias of equal value)
-                self.marks.loc_texts.setdefault(id(loc), (loc, m.group()))
+                self._remember_location(m.group(), loc)
         return loc
 
     def _known_location(self, text: str, at: int):
@@ -378,10 +376,30 @@ class TritonParser(ParserBase):
         cached = self._loc_cache.get(text)
         if cached is None and FAST_LOCATIONS:
             cached = self._fast_location(text[4:-1], at)
+            if cached is None:
+                cached = self._alias_location(text)
             if cached is not None:
-                self._loc_cache[text] = cached
-                self.marks.loc_texts.setdefault(id(cached), (cached, text))
+                self._remember_location(text, cached)
         return cached
+
+    def _remember_location(self, text: str, loc) -> None:
+        """What reading the location written ``text`` records: the text, cached; and, for
+        the writer, the text ``loc`` was first written as (it prints a location as it was
+        written, not as an alias of equal value)."""
+        self._loc_cache[text] = loc
+        self.marks.loc_texts.setdefault(id(loc), (loc, text))
+
+    def _alias_location(self, written: str):
+        """``loc(#name)`` as a whole (an op's or an argument's trailing location) naming a
+        location alias, which may be defined further down (MLIR resolves a whole
+        ``loc(#alias)`` after reading the input): the alias's location, as xDSL's parser
+        reads it (:meth:`parse_location_body`); None for anything else (the parser reads
+        it, and reports what is wrong)."""
+        m = _LOC_OF_ALIAS_ONLY.fullmatch(written)
+        if m is None or m.group(1) not in self.loc_alias_offsets:
+            return None
+        loc = self.attribute_aliases.get(m.group(1))
+        return loc if loc is not None and is_location(loc) else None
 
     def _fast_location(self, body: str, at: int):
         """The location ``loc(body)`` at offset ``at`` in one of the forms nearly every one
@@ -821,8 +839,7 @@ class TritonParser(ParserBase):
                 lm = _LOC_TEXT.match(text, pos + 1)
                 if lm is None:
                     return None
-                loc = self._known_location(lm.group(), pos + 1)
-                if loc is None and (loc := self._argument_alias_location(lm.group())) is None:
+                if (loc := self._known_location(lm.group(), pos + 1)) is None:
                     return None
                 pos = after_loc = lm.end()
             pairs.append((self.Argument(Span(m.start(1), m.end(1), source), typ, loc), attrs))
@@ -838,22 +855,6 @@ class TritonParser(ParserBase):
         if after_loc is not None:  # (as parse_optional_location leaves it: the token after)
             self._after_loc = after_loc
         return pairs, pos
-
-    def _argument_alias_location(self, written: str):
-        """``loc(#name)`` (``written``), an argument's trailing location naming a location
-        alias, which may be defined further down (the aliases below the module): the alias's
-        location, with what :meth:`parse_optional_location` records when xDSL's parser
-        reads it (the text cached, and kept for the writer unless one is kept already);
-        None where ``#name`` is no location alias (the full parser reports it)."""
-        m = _LOC_OF_ALIAS_ONLY.fullmatch(written)
-        if m is None or m.group(1) not in self.loc_alias_offsets:
-            return None
-        loc = self.attribute_aliases.get(m.group(1))
-        if loc is None or not is_location(loc):
-            return None
-        self._loc_cache[written] = loc
-        self.marks.loc_texts.setdefault(id(loc), (loc, written))
-        return loc
 
     def _fast_block_args(self, start: int):
         """``([(offset, name, type, location or None)...], end)`` for the argument list at
