@@ -93,18 +93,23 @@ def _property_constraints() -> list:
     return out
 
 
-def _values() -> list:
-    """Property values of the fixtures, and values of every kind near them."""
-    values = []
-    for path in _sample(6):
+def _sampled_ops(n: int):
+    """The ops of ``_sample(n)``'s modules that read (each read as in a fresh process)."""
+    for path in _sample(n):
         clear_shared_types()
         try:
             mod = read_module(path.read_text(), str(path))
         except Exception:
             continue
-        for op in mod.op.walk():
-            values.extend(op.properties.values())
-            values.extend(op.attributes.values())
+        yield from mod.op.walk()
+
+
+def _values() -> list:
+    """Property values of the fixtures, and values of every kind near them."""
+    values = []
+    for op in _sampled_ops(6):
+        values.extend(op.properties.values())
+        values.extend(op.attributes.values())
     i4, si32, ui32 = IntegerType(4), IntegerType(32, Signedness.SIGNED), IntegerType(32, Signedness.UNSIGNED)
     for t in (i1, i4, i8, i32, i64, si32, ui32, IndexType()):
         for v in (-1, 0, 1, 2, 3, 7, 8, 15, 16):
@@ -155,14 +160,8 @@ def test_quick_property_tests_where_constraints_bind_a_variable():
 # ------------------------------------------------------------------ memoised helpers
 def _types() -> list:
     types = []
-    for path in _sample(10):
-        clear_shared_types()
-        try:
-            mod = read_module(path.read_text(), str(path))
-        except Exception:
-            continue
-        for op in mod.op.walk():
-            types.extend(v.type for v in (*operand_tuple(op), *op.results))
+    for op in _sampled_ops(10):
+        types.extend(v.type for v in (*operand_tuple(op), *op.results))
     return types
 
 

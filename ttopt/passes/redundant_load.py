@@ -381,21 +381,31 @@ def pointer_root(ptr: SSAValue, numbering: ValueNumbering):
     rebuilds) are ``_ANY``: what uses them is numbered from their replacements."""
     v = ptr
     for _ in range(64):
-        if type(v) is OpResult or isinstance(v, OpResult):  # (isinstance: through ABCMeta)
-            op = v.op
-            if _replaced(op):
-                return _ANY
-            if not numbering.structural(op):
-                return v
-            operands = operand_tuple(op)
-            if op.name not in _ROOT_THROUGH or not operands:
-                return _ANY
-            v = operands[0]
-        elif isinstance(v, BlockArgument):
-            return _ANY if isinstance(v.block.parent_op(), WhileOp) else v
-        else:
+        op, end = _keyed_op(v, numbering)
+        if op is None:
+            return end
+        operands = operand_tuple(op)
+        if op.name not in _ROOT_THROUGH or not operands:
             return _ANY
+        v = operands[0]
     return _ANY  # (a chain this long: not followed to its end)
+
+
+def _keyed_op(v: SSAValue, numbering: ValueNumbering):
+    """``(op, None)`` where ``v`` is a result of ``op`` that ``numbering`` numbers by the
+    op's key; else ``(None, end)``, what :func:`pointer_root` and :func:`value_shape` take
+    ``v`` for: ``v`` itself (a number of its own), or ``_ANY`` (a value the pass replaces,
+    an ``scf.while`` ``after`` argument (aliased), anything else)."""
+    if type(v) is OpResult or isinstance(v, OpResult):  # (isinstance: through ABCMeta)
+        op = v.op
+        if _replaced(op):
+            return None, _ANY
+        if not numbering.structural(op):
+            return None, v
+        return op, None
+    if isinstance(v, BlockArgument):
+        return None, (_ANY if isinstance(v.block.parent_op(), WhileOp) else v)
+    return None, _ANY
 
 
 def value_shape(v: SSAValue, depth: int, numbering: ValueNumbering):
@@ -411,25 +421,19 @@ def value_shape(v: SSAValue, depth: int, numbering: ValueNumbering):
     shape with ``_ANY`` in it."""
     if depth == 0:
         return ()
-    if type(v) is OpResult or isinstance(v, OpResult):  # (isinstance: through ABCMeta)
-        op = v.op
-        if _replaced(op):
-            return _ANY
-        if not numbering.structural(op):
-            return v
-        name = op.name
-        operands = operand_tuple(op)
-        if name == "arith.constant" or (
-            name == "tt.splat" and any(getattr(o.owner, "name", None) == "arith.constant" for o in operands)
-        ):
-            return "const"
-        shapes = tuple(value_shape(o, depth - 1, numbering) for o in operands)
-        if any(x is _ANY for x in shapes):
-            return _ANY
-        return (name, v.index, frozenset(shapes) if len(shapes) == 2 else shapes)
-    if isinstance(v, BlockArgument):
-        return _ANY if isinstance(v.block.parent_op(), WhileOp) else v
-    return _ANY
+    op, end = _keyed_op(v, numbering)
+    if op is None:
+        return end
+    name = op.name
+    operands = operand_tuple(op)
+    if name == "arith.constant" or (
+        name == "tt.splat" and any(getattr(o.owner, "name", None) == "arith.constant" for o in operands)
+    ):
+        return "const"
+    shapes = tuple(value_shape(o, depth - 1, numbering) for o in operands)
+    if any(x is _ANY for x in shapes):
+        return _ANY
+    return (name, v.index, frozenset(shapes) if len(shapes) == 2 else shapes)
 
 
 # ---------------------------------------------------------------------------- the pass
