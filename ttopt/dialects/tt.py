@@ -541,23 +541,24 @@ class FuncOp(TritonOp):
 
     @classmethod
     def parse(cls, parser: Parser):
-        visibility = parser.parse_optional_visibility_keyword()
         reserved = ("sym_name", "function_type", "sym_visibility")
-        fast = getattr(parser, "fast_function_arguments", None)  # (ttopt's reader)
+        fast = getattr(parser, "fast_function_header", None)  # (ttopt's reader)
         found = fast() if fast is not None else None
         if found is None:
+            visibility = parser.parse_optional_visibility_keyword()
             (name, ins, outs, region, extra, arg_attrs, res_attrs) = parse_func_op_like(
                 parser, reserved_attr_names=reserved
             )
-        else:  # (what parse_func_op_like does with such arguments and no results)
-            pairs, end = found
-            name = parser.parse_symbol_name().data
+        else:  # (what parse_func_op_like does with such a header: arguments, no results)
+            spelled, name, pairs, extra, end = found
+            visibility = StringAttr(spelled) if spelled is not None else None
             parser.resume_from(end)
             entry_args = [arg for arg, _ in pairs]
             ins, outs, res_attrs = [arg.type for arg in entry_args], [], None
             arg_attrs = (ArrayAttr(DictionaryAttr(attrs) for _, attrs in pairs)
                          if any(attrs for _, attrs in pairs) else None)
-            extra = parser.parse_optional_attr_dict_with_keyword(reserved)
+            if extra is None:
+                extra = parser.parse_optional_attr_dict_with_keyword(reserved)
             region = parser.parse_optional_region(entry_args)
             if region is None:
                 region = Region()

@@ -313,6 +313,9 @@ _SPELLING: dict[str, str] = {}
 
 _WS = re.compile(r'"(?:[^"\\]|\\.)*"|\s+')
 _TIGHT = set(",[]{}()<>=:")
+_RUN = re.compile(r"\s+")
+# (a run before or after a tight character: a literal replacement, no template to expand)
+_TIGHT_RUN = re.compile(r"\s+(?=[,\[\]{}()<>=:])|(?<=[,\[\]{}()<>=:])\s+")
 
 
 def body_key(text: str) -> str:
@@ -320,8 +323,17 @@ def body_key(text: str) -> str:
     (``[1,4]`` is ``[1, 4]``, as Triton's parser reads both into one attribute).  A run of
     whitespace next to punctuation goes, any other becomes one space (it separates two
     tokens); string literals are kept as they are.  The text as first read is what prints."""
-    if not any(c.isspace() for c in text):
+    if _RUN.search(text) is None:
         return text
+    if '"' not in text:  # (no string: the same without a Python step a run)
+        # Triton's spelling: each blank one space after a `,` or around a `=` (a blank the
+        # replacements take is next to punctuation: its run goes; none left, all went)
+        key = text.replace(" = ", "=").replace(", ", ",")
+        if _RUN.search(key) is not None:  # (else two substitutions; a run at either end
+            key = _RUN.sub(" ", _TIGHT_RUN.sub("", text)).strip()  # goes, as next to one)
+        if key != text:
+            _SPELLING.setdefault(key, text)
+        return key
 
     def one(m: re.Match) -> str:
         s = m.group(0)

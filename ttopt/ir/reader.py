@@ -42,6 +42,8 @@ from xdsl.dialects.builtin import (
     StringAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
     ModuleOp,
 )
 from xdsl.dialects.builtin import ComplexType, DenseResourceAttr, NoneType, ShapedType, UnitAttr
@@ -203,6 +205,9 @@ _LOC_OF_ALIAS = re.compile(r"loc(?:[ \t\n\r]|//[^\n]*)*+\((?:[ \t\n\r]|//[^\n]*)
 _BLOCK_ARG = re.compile(r"(%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)): ([A-Za-z_][\w.]*(?=[ ,)])|(?=[!t]))")
 _BARE_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")  # (the lexer's bare identifier)
 _FUNC_ARG = re.compile(r"(%(?:[0-9]+|[A-Za-z_$.-][\w$.-]*)): ")
+# `public @name` of a tt.func, up to its `(` (the lexer's bare identifier as the name)
+_FUNC_HEAD = re.compile(r"(?:(public|private|nested) )?@([A-Za-z_][A-Za-z0-9_$.]*)(?=\()")
+_FUNC_RESERVED = ("sym_name", "function_type", "sym_visibility")  # (tt.FuncOp.parse's)
 _LOC_OF_ALIAS_ONLY = re.compile(r"loc\((#(?:[0-9]+|[A-Za-z_$.-][\w$.-]*))\)")
 FAST_FUNC_ARGS = True  # (off: every tt.func argument list through xDSL's parse_func_op_like)
 FAST_BLOCK_ARGS = True  # (off: every block argument list through xDSL's parser)
@@ -500,6 +505,22 @@ class TritonParser(ParserBase):
         # (`{tt.divisibility = 16 : i32}` on kernel arguments, `attributes {noinline = false}`)
         return self._memo_dict(_DICT_TEXT, self._dict_cache, super().parse_optional_dictionary_attr_dict, 1)
 
+    def parse_optional_attr_dict_with_keyword(self, reserved_attr_names=()):  # type: ignore[override]
+        """``attributes {...}`` (a function's, a module's): a dictionary of
+        :func:`_fast_dict`'s kind (or one this parser has read before) from its text, none of
+        ``reserved_attr_names`` in it; anything else xDSL's (its error for a reserved name)."""
+        tok = self.current_token
+        text = self.source
+        if FAST_DICTS and tok.kind == MLIRTokenKind.BARE_IDENT and text.startswith(
+                "attributes {", tok.span.start):
+            d = _DICT_TEXT.match(text, tok.span.start + 11)
+            if d is not None:
+                cached = self._known_dict(d.group())
+                if cached is not None and not any(n in cached for n in reserved_attr_names):
+                    self.resume_from(d.end())
+                    return DictionaryAttr(cached)
+        return super().parse_optional_attr_dict_with_keyword(reserved_attr_names)
+
     def _memo_dict(self, pattern, cache: dict, parse, brackets: int):
         """``parse()`` (a dictionary) looked up by the text ``pattern`` matches here; cached
         only when the parse consumed exactly that text.  A copy each time: callers change it.
@@ -531,6 +552,10 @@ class TritonParser(ParserBase):
             return super().parse_optional_function_type()
         key = self.source[start:eol].rstrip(" \t")
         cached = self._ftype_cache.get(key)
+        if cached is None and FAST_TYPES:
+            cached = self._fast_function_type(start, start + len(key))
+            if cached is not None:
+                self._ftype_cache[key] = cached
         if cached is not None:
             self.resume_from(start + len(key))
             return cached
@@ -538,6 +563,51 @@ class TritonParser(ParserBase):
         if result is not None and self.current_token.span.start >= start + len(key):
             self._ftype_cache[key] = result
         return result
+
+    def _fast_function_type(self, start: int, end: int):
+        """The function type ``(T, ...) -> R`` or ``-> (R, ...)`` written from ``start`` (its
+        ``(``) to ``end`` (the rest of its line), each type read as :meth:`parse_type` would
+        take it (:meth:`_argument_type_at`: a scalar, or a text this parser's caches or
+        :func:`_fast_type` know), one ``, `` between types; None for anything else (xDSL's
+        parser reads it)."""
+        text = self.source
+        ins, pos = self._type_list_at(start)
+        if ins is None or not text.startswith(" -> ", pos):
+            return None
+        pos += 4
+        if text.startswith("(", pos):
+            outs, pos = self._type_list_at(pos)
+            if outs is None:
+                return None
+        else:
+            found = self._argument_type_at(pos)
+            if found is None:
+                return None
+            outs, pos = [found[0]], found[1]
+        if pos != end:
+            return None
+        return FunctionType.from_lists(ins, outs)
+
+    def _type_list_at(self, start: int):
+        """``([types], end)`` of ``(T, ...)`` at ``start`` (as :meth:`_fast_function_type`
+        reads them), or ``(None, start)``."""
+        text = self.source
+        pos = start + 1
+        types: list = []
+        if text.startswith(")", pos):
+            return types, pos + 1
+        while True:
+            found = self._argument_type_at(pos)
+            if found is None:
+                return None, start
+            types.append(found[0])
+            pos = found[1]
+            if text.startswith(", ", pos):
+                pos += 2
+            elif text.startswith(")", pos):
+                return types, pos + 1
+            else:
+                return None, start
 
     def parse_generic_operation(self, op_type):  # type: ignore[override]
         op = super().parse_generic_operation(op_type)
@@ -792,23 +862,29 @@ class TritonParser(ParserBase):
                 return typ, m.end()
         return None
 
-    def fast_function_arguments(self):
-        """A ``tt.func``'s argument list in the common shape, read from the text: the
-        current token is the function's ``@name``, followed by ``(%a: T {attrs} loc(...),
-        ...)`` (one argument or more, each ``%name: T`` with a type :meth:`type_at` knows or
-        a scalar, an attribute dictionary of :func:`_fast_dict`'s kind or one read before,
-        a location :meth:`_known_location` knows, each optional), then `` {`` or
-        `` attributes {`` (no results).  Returns ``([(Argument, attributes)...], end)`` with
-        nothing consumed (the caller takes the name, then resumes at ``end``, after the
-        ``)``), or None (the caller reads it all with xDSL's ``parse_func_op_like``).  The
-        arguments are those xDSL's parser makes through this parser's own fast paths (the
-        same type, dictionary and location caches); ``test/test_fast_path.py`` compares."""
+    def fast_function_header(self):
+        """A ``tt.func``'s header in the common shape, read from the text: the current token
+        is its visibility (``public``, ``private`` or ``nested``) or its ``@name`` (a bare
+        identifier), then ``(%a: T {attrs} loc(...), ...)`` (one argument or more, each
+        ``%name: T`` with a type :meth:`type_at` knows or a scalar, an attribute dictionary
+        of :func:`_fast_dict`'s kind or one read before, a location :meth:`_known_location`
+        knows, each optional), no results, then `` {`` or `` attributes {...}``.  Returns
+        ``(visibility or None, name, [(Argument, attributes)...], attributes, end)`` with
+        nothing consumed, or None (the caller reads it all with xDSL's ``parse_func_op_like``).
+        The caller resumes at ``end``: the body's ``{``, where ``attributes`` is the
+        attribute dictionary (one of :func:`_fast_dict`'s kind, or read before, no name of
+        tt.func's own in it), else ``attributes`` (the caller's parser reads what follows).  What it returns is what xDSL's
+        parser makes through this parser's own fast paths (the same type, dictionary and
+        location caches); ``test/test_fast_path.py`` and ``test/test_fast_attrs.py``
+        compare."""
         tok = self.current_token
-        text = self.source
-        if not FAST_FUNC_ARGS or tok.kind != MLIRTokenKind.AT_IDENT or not text.startswith(
-                "(", tok.span.end):
+        if not FAST_FUNC_ARGS or tok.kind not in (MLIRTokenKind.BARE_IDENT, MLIRTokenKind.AT_IDENT):
             return None
-        pos = tok.span.end + 1
+        text = self.source
+        head = _FUNC_HEAD.match(text, tok.span.start)
+        if head is None:
+            return None
+        pos = head.end() + 1
         source = self.lexer.input
         pairs = []
         after_loc = None
@@ -823,14 +899,7 @@ class TritonParser(ParserBase):
             attrs: dict = {}
             if text.startswith(" {", pos):
                 d = _DICT_TEXT.match(text, pos + 1)
-                if d is None:
-                    return None
-                cached = self._dict_cache.get(d.group())
-                if cached is None and FAST_DICTS:
-                    cached = _fast_dict(d.group()[1:-1])
-                    if cached is not None:
-                        self._dict_cache[d.group()] = cached
-                if cached is None:
+                if d is None or (cached := self._known_dict(d.group())) is None:
                     return None
                 attrs = dict(cached)
                 pos = d.end()
@@ -850,11 +919,32 @@ class TritonParser(ParserBase):
                 break
             else:
                 return None
-        if not text.startswith((" {", " attributes {"), pos):
+        extra = None
+        if text.startswith(" attributes {", pos):
+            d = _DICT_TEXT.match(text, pos + 12)
+            cached = self._known_dict(d.group()) if d is not None else None
+            if cached is not None and not any(n in cached for n in _FUNC_RESERVED) and (
+                    text.startswith(" {", d.end())):
+                extra = DictionaryAttr(cached)
+                pos = d.end() + 1
+            # (else the caller reads `attributes {...}` with the parser, from `attributes`)
+        elif text.startswith(" {", pos):
+            pos += 1
+        else:
             return None
         if after_loc is not None:  # (as parse_optional_location leaves it: the token after)
             self._after_loc = after_loc
-        return pairs, pos
+        return head.group(1), head.group(2), pairs, extra, pos
+
+    def _known_dict(self, written: str):
+        """The dictionary ``written`` (``{...}``) where this parser has read it before or
+        :func:`_fast_dict` reads it (not to be changed: callers copy it); else None."""
+        cached = self._dict_cache.get(written)
+        if cached is None and FAST_DICTS:
+            cached = _fast_dict(written[1:-1])
+            if cached is not None:
+                self._dict_cache[written] = cached
+        return cached
 
     def _fast_block_args(self, start: int):
         """``([(offset, name, type, location or None)...], end)`` for the argument list at
