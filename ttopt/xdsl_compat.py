@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, NameLoc
+from xdsl.dialects.builtin import ArrayAttr, CallSiteLoc, FileLineColLoc, FunctionType, NameLoc
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation, OpResult, SSAValue, SSAValues, Use
 from xdsl.ir import Attribute, BuiltinAttribute, ParametrizedAttribute
@@ -546,6 +546,16 @@ def call_site_loc(callee, caller):
     object.__setattr__(loc, "callee", callee)
     object.__setattr__(loc, "caller", caller)
     return loc
+
+
+def function_type(inputs, outputs):
+    """``FunctionType.from_lists(inputs, outputs)`` as :func:`unchecked` makes it (the two
+    ``ArrayAttr`` too): for types a parser made (each a type attribute already), where
+    xDSL's checks cost more than the rest of a function's header."""
+    ft = object.__new__(FunctionType)
+    object.__setattr__(ft, "inputs", unchecked_data(ArrayAttr, tuple(inputs)))
+    object.__setattr__(ft, "outputs", unchecked_data(ArrayAttr, tuple(outputs)))
+    return ft
 
 
 def new_token(kind, start: int, end: int, input_) -> Token:

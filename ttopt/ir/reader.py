@@ -63,6 +63,7 @@ from ..xdsl_compat import (
     TypedStringAttr,
     append_new_op,
     file_line_col,
+    function_type,
     set_value_name,
     unchecked,
     unchecked_data,
@@ -586,7 +587,7 @@ class TritonParser(ParserBase):
             outs, pos = [found[0]], found[1]
         if pos != end:
             return None
-        return FunctionType.from_lists(ins, outs)
+        return function_type(ins, outs)
 
     def _type_list_at(self, start: int):
         """``([types], end)`` of ``(T, ...)`` at ``start`` (as :meth:`_fast_function_type`
