@@ -101,3 +101,33 @@ def test_paper_suite_kernels_compile_and_carry_the_patterns(tmp_path):
             assert stats == {"redundant-load": ndup, "redundant-reduce": nred, "div-chain": 0}, path.stem
         else:
             assert stats == {"redundant-load": 0, "redundant-reduce": 0, "div-chain": n - 2}, path.stem
+
+
+@pytest.mark.parametrize("mode", ["fresh", "shared"])
+def test_parse_speed_times_both_sides_and_gives_triton_a_context_per_run(mode, tmp_path, monkeypatch):
+    """bench.parse_speed on one small kernel (and the corpus's first file, where the corpus
+    is beside): a row per file with both times and their ratio; with ``--triton-context
+    fresh`` each Triton run parses into a context of its own (one made first, then one per
+    run), with ``shared`` all into one."""
+    from triton._C.libtriton import ir
+
+    import bench.parse_speed as parse_speed
+
+    made = []
+    real = ir.context
+
+    def counted():
+        made.append(1)
+        return real()
+
+    monkeypatch.setattr(ir, "context", counted)
+    out = tmp_path / "rows.json"
+    argv = ["--every", "1000000", "--repeat", "2", "--clock", "cpu", "--triton-context", mode,
+            "--extra", "test/fixtures/small/add.ttir", "--json", str(out)]
+    assert parse_speed.main(argv) == 0
+    rows = json.loads(out.read_text())
+    assert rows[-1]["group"] == "extra" and rows[-1]["file"] == "test/fixtures/small/add.ttir"
+    for r in rows:
+        assert r["ttopt_ms"] > 0 and r["triton_ms"] > 0
+        assert r["ratio"] == pytest.approx(r["ttopt_ms"] / r["triton_ms"])
+    assert len(made) == (1 + 2 * len(rows) if mode == "fresh" else 1)
