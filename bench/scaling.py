@@ -20,6 +20,11 @@ For each size, ``ttopt.run_pipeline`` with the three passes reports the time of 
 The slope of log(time) against log(lines) between the two largest sizes and by least squares
 over all sizes is reported per phase (1.0 = linear; the speed issue's target is at most 1.1).
 Phases under 20 ms at the largest size are reported but not judged (timer noise).
+
+A reference row per shape, ``triton`` (not judged): Triton's own C++ parse + verify + print
+of the same text (``bench.parse_speed``'s round trip, a new context each run), where Triton
+is installed (``--no-triton``: left out).  What the machine's memory makes of a long module
+shows in its slopes too.
 """
 
 from __future__ import annotations
@@ -143,6 +148,34 @@ def measure(text: str, repeat: int) -> dict[str, float]:
     return best
 
 
+def measure_triton(text: str, repeat: int) -> float | None:
+    """The best of ``repeat`` runs of Triton's parse + verify + print of ``text`` (each in a
+    new context, made outside the time); None where Triton is not installed."""
+    try:
+        from triton._C.libtriton import ir, nvidia
+    except ImportError:
+        return None
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "scaling.ttir"
+        path.write_text(text)
+        best = math.inf
+        for _ in range(repeat):
+            ctx = ir.context()
+            ir.load_dialects(ctx)
+            nvidia.load_dialects(ctx)
+            gc.collect()
+            start = time.perf_counter()
+            mod = ir.parse_mlir_module(str(path), ctx)
+            mod.context = ctx
+            assert mod.verify()
+            mod.str()
+            best = min(best, time.perf_counter() - start)
+            del mod, ctx
+    return best
+
+
 def slope(xs: list[float], ys: list[float]) -> float:
     lx, ly = [math.log(x) for x in xs], [math.log(max(y, 1e-9)) for y in ys]
     mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
@@ -158,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--shape", choices=sorted(SHAPES), action="append")
     ap.add_argument("--out", help="write OUT.json and OUT.md")
+    ap.add_argument("--no-triton", dest="triton", action="store_false",
+                    help="leave out the reference row of Triton's own parse + verify + print")
     args = ap.parse_args(argv)
     sizes, n = [], args.max_lines
     while n >= args.min_lines:
@@ -175,19 +210,23 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(text.count("\n") + 1)
             for phase, secs in measure(text, args.repeat).items():
                 rows.setdefault(phase, []).append(secs)
+            reference = measure_triton(text, args.repeat) if args.triton else None
+            if reference is not None:
+                rows.setdefault("triton", []).append(reference)
             print(f"{shape} {lines[-1]} lines: {rows['total'][-1]:.2f} s", flush=True)
         report["shapes"][shape] = {"lines": lines, "phases": {}}
         for phase, times in rows.items():
             last = math.log(times[-1] / max(times[-2], 1e-9)) / math.log(lines[-1] / lines[-2])
             every = slope(lines, times)
-            judged = times[-1] >= 0.02
+            judged = times[-1] >= 0.02 and phase != "triton"  # (the reference: reported)
             if judged:
                 worst = max(worst, last, every)
             report["shapes"][shape]["phases"][phase] = {
                 "seconds": times, "slope_last_two": last, "slope_all": every, "judged": judged,
             }
             cells = " | ".join(f"{t * 1000:.0f} ms" for t in times)
-            md.append(f"| {shape} | {phase} | {cells} | {last:.2f} | {every:.2f}{'' if judged else ' (not judged)'} |")
+            note = "" if judged else " (reference)" if phase == "triton" else " (not judged)"
+            md.append(f"| {shape} | {phase} | {cells} | {last:.2f} | {every:.2f}{note} |")
     report["worst_slope"] = worst
     print("\n".join(md))
     print(f"worst judged slope: {worst:.2f}")
@@ -196,6 +235,10 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out + ".md").write_text(
             "Command: `python -m bench.scaling"
             + (f" --max-lines {args.max_lines}" if args.max_lines != 60000 else "")
+            + (f" --min-lines {args.min_lines}" if args.min_lines != 3750 else "")
+            + "".join(f" --shape {s}" for s in args.shape or ())
+            + (f" --repeat {args.repeat}" if args.repeat != 2 else "")
+            + ("" if args.triton else " --no-triton")
             + f" --out {args.out}`\n\n" + "\n".join(md) + f"\n\nworst judged slope: {worst:.2f}\n"
         )
     return 0
