@@ -503,10 +503,11 @@ class TritonParser(ParserBase):
         return self._memo_dict(_PROPS_TEXT, self._props_cache, super().parse_optional_properties_dict, 2)
 
     def parse_optional_dictionary_attr_dict(self):  # type: ignore[override]
-        # (`{tt.divisibility = 16 : i32}` on kernel arguments, `attributes {noinline = false}`)
+        # (an op's `{...}`; `attributes {noinline = false}`: the method below)
         return self._memo_dict(_DICT_TEXT, self._dict_cache, super().parse_optional_dictionary_attr_dict, 1)
 
-    def parse_optional_attr_dict_with_keyword(self, reserved_attr_names=()):  # type: ignore[override]
+    def parse_optional_attr_dict_with_keyword(  # type: ignore[override]
+            self, reserved_attr_names=()):
         """``attributes {...}`` (a function's, a module's): a dictionary of
         :func:`_fast_dict`'s kind (or one this parser has read before) from its text, none of
         ``reserved_attr_names`` in it; anything else xDSL's (its error for a reserved name)."""
@@ -871,13 +872,14 @@ class TritonParser(ParserBase):
         of :func:`_fast_dict`'s kind or one read before, a location :meth:`_known_location`
         knows, each optional), no results, then `` {`` or `` attributes {...}``.  Returns
         ``(visibility or None, name, [(Argument, attributes)...], attributes, end)`` with
-        nothing consumed, or None (the caller reads it all with xDSL's ``parse_func_op_like``).
-        The caller resumes at ``end``: the body's ``{``, where ``attributes`` is the
-        attribute dictionary (one of :func:`_fast_dict`'s kind, or read before, no name of
-        tt.func's own in it), else ``attributes`` (the caller's parser reads what follows).  What it returns is what xDSL's
-        parser makes through this parser's own fast paths (the same type, dictionary and
-        location caches); ``test/test_fast_path.py`` and ``test/test_fast_attrs.py``
-        compare."""
+        nothing consumed, or None (the caller reads it all with xDSL's
+        ``parse_func_op_like``).  The caller resumes at ``end``: the body's ``{`` where
+        ``attributes`` is the attribute dictionary (one of :func:`_fast_dict`'s kind, or
+        one read before, no name of tt.func's own in it), else ``attributes`` (None: the
+        caller's parser reads the dictionary).  What it returns is what xDSL's parser makes
+        through this parser's own fast paths (the same type, dictionary and location
+        caches); ``test/test_fast_path.py`` (the header off) and ``test/test_fast_attrs.py``
+        (the types, dictionaries and locations off) compare."""
         tok = self.current_token
         if not FAST_FUNC_ARGS or tok.kind not in (MLIRTokenKind.BARE_IDENT, MLIRTokenKind.AT_IDENT):
             return None
