@@ -290,3 +290,37 @@ def test_shape_op_constructors_infer_their_result_types():
     assert tt.MakeRangeOp(0, 8).result.type == TensorType(i32, [8])
     conv = ttg.ConvertLayoutOp(x, TensorType(f32, [2, 4]))  # (every ArrowOp: src, result type)
     assert conv.src is x and conv.result.type == TensorType(f32, [2, 4])
+
+
+def test_math_is_loaded_only_when_a_text_names_it():
+    """``math`` is registered by name in every context and imported on its first op
+    (start-up: ``make_context``): exact only because no legacy op has a ``math.`` name and
+    no release spells a math op another way (the renames ``make_context`` makes to the ops
+    loaded before it leave them alone); a kernel without one reads without importing it, one
+    with one reads it."""
+    import subprocess
+    import sys
+
+    from ttopt.dialects import versions
+    from ttopt.dialects.legacy import LEGACY
+
+    math_names = [op.name for d in DIALECTS if d.name == "math" for op in d.operations]
+    assert len(math_names) > 30
+    assert not [cls for cls, _, _ in LEGACY if getattr(cls, "name", "").startswith("math.")]
+    for release in versions.RELEASES:
+        syn = versions.Syntax(release)
+        assert all(syn.op_name(n) == n for n in math_names), release
+    script = (
+        "import sys, ttopt\n"
+        "add = open('test/fixtures/small/add.ttir').read()\n"
+        "assert ttopt.optimize(add, ['redundant-load']) == add\n"
+        "assert 'xdsl.dialects.math' not in sys.modules\n"
+        "t = 'module {\\n  tt.func public @k(%x: f32) {\\n    %0 = math.exp %x : f32\\n"
+        "    tt.return\\n  }\\n}\\n'\n"
+        "assert ttopt.optimize(t, []) == t\n"
+        "assert 'xdsl.dialects.math' in sys.modules\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=str(ROOT), timeout=120)
+    assert done.returncode == 0 and done.stdout == "ok\n", done.stderr

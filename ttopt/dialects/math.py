@@ -18,7 +18,13 @@ from xdsl.ir import Dialect
 from xdsl.irdl import irdl_op_definition, traits_def
 from xdsl.traits import Pure, SameOperandsAndResultType
 
-from .upstream import adapt
+from .constraints import FloatLike, SignlessIntegerLike
+from .upstream import MLIR_CONSTRAINTS, adapt
+
+# (xDSL's math constraints -> MLIR's, as arith's: upstream.MLIR_CONSTRAINTS)
+for _pair in ((_x.floatingPointLike, FloatLike()), (_x.signlessIntegerLike, SignlessIntegerLike())):
+    if _pair not in MLIR_CONSTRAINTS:
+        MLIR_CONSTRAINTS.append(_pair)
 
 
 @irdl_op_definition

@@ -48,7 +48,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import cast
 
 from xdsl.dialects import arith as _arith
-from xdsl.dialects import math as _math
 from xdsl.dialects.builtin import UNKNOWN_LOC, IndexType, SignlessIntegerConstraint, i1
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -80,16 +79,16 @@ from .constraints import (
 
 Rule = Callable[[Operation], None]
 
-# xDSL's constraints -> MLIR's (ttopt's TypeKinds: MLIR's descriptions, fast checks)
-MLIR_CONSTRAINTS: tuple[tuple[AttrConstraint, AttrConstraint], ...] = (
+# xDSL's constraints -> MLIR's (ttopt's TypeKinds: MLIR's descriptions, fast checks); xDSL's
+# `math` module's two are added by ttopt.dialects.math (imported when a text first names a
+# math op: its 40 op definitions cost ~15 ms of start-up)
+MLIR_CONSTRAINTS: list[tuple[AttrConstraint, AttrConstraint]] = [
     (_arith.floatingPointLike, FloatLike()),
     (_arith.signlessIntegerLike, SignlessIntegerLike()),
     (_arith.boolLike, BoolLike("bool-like")),
-    (_math.floatingPointLike, FloatLike()),
-    (_math.signlessIntegerLike, SignlessIntegerLike()),
     (base(IndexType) | SignlessIntegerConstraint, SignlessIntegerOrIndex()),  # scf.for
     (EqAttrConstraint(i1), ExactType(i1, "1-bit signless integer")),  # scf.if, condition
-)
+]
 
 
 # ----------------------------------------------------------------------------- constraints
