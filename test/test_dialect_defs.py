@@ -304,6 +304,9 @@ def test_math_is_loaded_only_when_a_text_names_it():
     from ttopt.dialects import versions
     from ttopt.dialects.legacy import LEGACY
 
+    import ttopt.dialects
+
+    assert "DIALECTS" in dir(ttopt.dialects)  # (a module __getattr__'s name, listed)
     math_names = [op.name for d in DIALECTS if d.name == "math" for op in d.operations]
     assert len(math_names) > 30
     assert not [cls for cls, _, _ in LEGACY if getattr(cls, "name", "").startswith("math.")]

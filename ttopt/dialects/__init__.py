@@ -53,6 +53,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted([*globals(), "DIALECTS"])
+
+
 def make_context(release: tuple[int, int] | None = None,
                  span: tuple[tuple[int, int], tuple[int, int]] | None = None) -> Context:
     """A context with ttopt's dialects as Triton ``release`` (default 3.6) has them: the ops
