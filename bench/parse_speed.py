@@ -63,6 +63,25 @@ CLOCK = time.perf_counter
 other jobs on a shared machine move less (both sides are timed alike)."""
 
 
+def triton_context():
+    """A new context of Triton's, its dialects (and NVIDIA's) loaded."""
+    from triton._C.libtriton import ir, nvidia
+
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    nvidia.load_dialects(ctx)
+    return ctx
+
+
+def triton_round_trip(ir, path: str, ctx) -> str:
+    """Triton's parse + verify + print of the file at ``path`` in ``ctx`` (``ir``: Triton's
+    ``triton._C.libtriton.ir``, imported by the caller: nothing but the work in the time)."""
+    mod = ir.parse_mlir_module(path, ctx)
+    mod.context = ctx
+    assert mod.verify()
+    return mod.str()
+
+
 def best_of(fn, repeat: int, setup=cold) -> float:
     best = float("inf")
     clock = CLOCK
@@ -109,30 +128,17 @@ def main(argv=None) -> int:
     passes = [p for p in args.passes.split(",") if p]
 
     import ttopt
-    from triton._C.libtriton import ir, nvidia
+    from triton._C.libtriton import ir
 
-    def new_context():
-        ctx = ir.context()
-        ir.load_dialects(ctx)
-        nvidia.load_dialects(ctx)
-        return ctx
-
-    triton = {"ctx": new_context()}
+    triton = {"ctx": triton_context()}
 
     def triton_setup() -> None:
         """Before each Triton run, outside its time: the garbage collected, as for ttopt's
         runs, and (``--triton-context fresh``) a new context, the last one freed."""
         if args.triton_context == "fresh":
             triton["ctx"] = None
-            triton["ctx"] = new_context()
+            triton["ctx"] = triton_context()
         gc.collect()
-
-    def triton_round_trip(path: str):
-        ctx = triton["ctx"]
-        mod = ir.parse_mlir_module(path, ctx)
-        mod.context = ctx
-        assert mod.verify()
-        return mod.str()
 
     groups = {"corpus": [(p, str(p.relative_to(CORPUS))) for p in corpus(args.every)]}
     extra = sorted({p for g in args.extra for p in ROOT.glob(g) if p.is_file()})
@@ -154,7 +160,8 @@ def main(argv=None) -> int:
         group_rows = []
         for p, name in files:
             t_ttopt = best_of(lambda: ttopt.optimize(texts[p], passes, str(p)), args.repeat)
-            t_triton = best_of(lambda: triton_round_trip(str(p)), args.repeat, triton_setup)
+            t_triton = best_of(lambda: triton_round_trip(ir, str(p), triton["ctx"]), args.repeat,
+                               triton_setup)
             group_rows.append(
                 {
                     "group": group,

@@ -152,27 +152,24 @@ def measure_triton(text: str, repeat: int) -> float | None:
     """The best of ``repeat`` runs of Triton's parse + verify + print of ``text`` (each in a
     new context, made outside the time); None where Triton is not installed."""
     try:
-        from triton._C.libtriton import ir, nvidia
+        from triton._C.libtriton import ir
     except ImportError:
         return None
     import tempfile
+
+    from bench.parse_speed import triton_context, triton_round_trip
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "scaling.ttir"
         path.write_text(text)
         best = math.inf
         for _ in range(repeat):
-            ctx = ir.context()
-            ir.load_dialects(ctx)
-            nvidia.load_dialects(ctx)
+            ctx = triton_context()
             gc.collect()
             start = time.perf_counter()
-            mod = ir.parse_mlir_module(str(path), ctx)
-            mod.context = ctx
-            assert mod.verify()
-            mod.str()
+            triton_round_trip(ir, str(path), ctx)
             best = min(best, time.perf_counter() - start)
-            del mod, ctx
+            del ctx
     return best
 
 

@@ -49,7 +49,7 @@ def _math():
 
 def __getattr__(name: str):
     if name == "DIALECTS":  # (every dialect, in this order: ``math`` imported now)
-        return (Builtin, Arith, _math(), SCF, CF, GPU, UB, LLVM, TT, TTG, TTNG)
+        return (*EAGER_DIALECTS[:2], _math(), *EAGER_DIALECTS[2:])  # (after arith, as ever)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -22,9 +22,8 @@ from .constraints import FloatLike, SignlessIntegerLike
 from .upstream import MLIR_CONSTRAINTS, adapt
 
 # (xDSL's math constraints -> MLIR's, as arith's: upstream.MLIR_CONSTRAINTS)
-for _pair in ((_x.floatingPointLike, FloatLike()), (_x.signlessIntegerLike, SignlessIntegerLike())):
-    if _pair not in MLIR_CONSTRAINTS:
-        MLIR_CONSTRAINTS.append(_pair)
+MLIR_CONSTRAINTS.extend([(_x.floatingPointLike, FloatLike()),
+                         (_x.signlessIntegerLike, SignlessIntegerLike())])
 
 
 @irdl_op_definition

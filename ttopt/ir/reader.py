@@ -512,15 +512,10 @@ class TritonParser(ParserBase):
         :func:`_fast_dict`'s kind (or one this parser has read before) from its text, none of
         ``reserved_attr_names`` in it; anything else xDSL's (its error for a reserved name)."""
         tok = self.current_token
-        text = self.source
-        if FAST_DICTS and tok.kind == MLIRTokenKind.BARE_IDENT and text.startswith(
-                "attributes {", tok.span.start):
-            d = _DICT_TEXT.match(text, tok.span.start + 11)
-            if d is not None:
-                cached = self._known_dict(d.group())
-                if cached is not None and not any(n in cached for n in reserved_attr_names):
-                    self.resume_from(d.end())
-                    return DictionaryAttr(cached)
+        if FAST_DICTS and tok.kind == MLIRTokenKind.BARE_IDENT and (
+                found := self._attributes_at(tok.span.start, reserved_attr_names)) is not None:
+            self.resume_from(found[1])
+            return found[0]
         return super().parse_optional_attr_dict_with_keyword(reserved_attr_names)
 
     def _memo_dict(self, pattern, cache: dict, parse, brackets: int):
@@ -531,11 +526,7 @@ class TritonParser(ParserBase):
         m = pattern.match(self.source, self.current_token.span.start)
         if m is None:
             return parse()
-        cached = cache.get(m.group())
-        if cached is None and FAST_DICTS:
-            cached = _fast_dict(m.group()[brackets:-brackets])
-            if cached is not None:
-                cache[m.group()] = cached
+        cached = self._known_dict(m.group(), cache, brackets)
         if cached is None:
             cached = parse()
             if self.current_token.span.start >= m.end():
@@ -924,12 +915,9 @@ class TritonParser(ParserBase):
                 return None
         extra = None
         if text.startswith(" attributes {", pos):
-            d = _DICT_TEXT.match(text, pos + 12)
-            cached = self._known_dict(d.group()) if d is not None else None
-            if cached is not None and not any(n in cached for n in _FUNC_RESERVED) and (
-                    text.startswith(" {", d.end())):
-                extra = DictionaryAttr(cached)
-                pos = d.end() + 1
+            found = self._attributes_at(pos + 1, _FUNC_RESERVED)
+            if found is not None and text.startswith(" {", found[1]):
+                extra, pos = found[0], found[1] + 1
             # (else the caller reads `attributes {...}` with the parser, from `attributes`)
         elif text.startswith(" {", pos):
             pos += 1
@@ -939,15 +927,30 @@ class TritonParser(ParserBase):
             self._after_loc = after_loc
         return head.group(1), head.group(2), pairs, extra, pos
 
-    def _known_dict(self, written: str):
-        """The dictionary ``written`` (``{...}``) where this parser has read it before or
-        :func:`_fast_dict` reads it (not to be changed: callers copy it); else None."""
-        cached = self._dict_cache.get(written)
+    def _known_dict(self, written: str, cache: dict | None = None, brackets: int = 1):
+        """The dictionary ``written`` (``{...}``; ``<{...}>`` with ``brackets`` 2 and the
+        properties' ``cache``) where this parser has read it before or :func:`_fast_dict`
+        reads it (not to be changed: callers copy it); else None."""
+        if cache is None:
+            cache = self._dict_cache
+        cached = cache.get(written)
         if cached is None and FAST_DICTS:
-            cached = _fast_dict(written[1:-1])
+            cached = _fast_dict(written[brackets:-brackets])
             if cached is not None:
-                self._dict_cache[written] = cached
+                cache[written] = cached
         return cached
+
+    def _attributes_at(self, at: int, reserved) -> tuple[DictionaryAttr, int] | None:
+        """``(dictionary, end)`` of ``attributes {...}`` at ``at`` where the dictionary is one
+        :meth:`_known_dict` knows and holds no name of ``reserved``; else None."""
+        text = self.source
+        if not text.startswith("attributes {", at):
+            return None
+        d = _DICT_TEXT.match(text, at + 11)
+        cached = self._known_dict(d.group()) if d is not None else None
+        if cached is None or any(n in cached for n in reserved):
+            return None
+        return DictionaryAttr(cached), d.end()
 
     def _fast_block_args(self, start: int):
         """``([(offset, name, type, location or None)...], end)`` for the argument list at
