@@ -21,10 +21,23 @@ The slope of log(time) against log(lines) between the two largest sizes and by l
 over all sizes is reported per phase (1.0 = linear; the speed issue's target is at most 1.1).
 Phases under 20 ms at the largest size are reported but not judged (timer noise).
 
-A reference row per shape, ``triton`` (not judged): Triton's own C++ parse + verify + print
-of the same text (``bench.parse_speed``'s round trip, a new context each run), where Triton
-is installed (``--no-triton``: left out).  What the machine's memory makes of a long module
-shows in its slopes too.
+**Caches** (``--caches``, default ``both``): each size is measured twice.
+
+* ``cold``, the protocol the slopes are judged on: before each phase (and before Triton's
+  round trip) a write of one byte per cache line of a buffer of ``--flush-mb`` MB (256:
+  several times a last-level cache) evicts the CPU caches and the TLB, outside the time, so
+  that every size starts from the same state (Triton's ``do_bench`` clears the L2 cache
+  before each run for the same reason).  ``total`` is then the sum of the phases.
+* ``warm``: the phases one after the other as the pipeline runs them, each in the caches
+  the phase before left (``total``: the whole call).  A small module's phases then run from
+  caches a large one outgrows, so a cheap phase's slope measures the caches as much as the
+  phase: see the ``walk`` row.
+
+Reference rows (reported, not judged): ``walk``, a walk that visits every op of the module
+once and does nothing else (the floor of any pass that looks at each op), timed after the
+pipeline (cold: after a flush); ``triton``, Triton's own C++ parse + verify + print of the
+same text (``bench.parse_speed``'s round trip, a new context each run), where Triton is
+installed (``--no-triton``: left out).
 """
 
 from __future__ import annotations
@@ -134,23 +147,73 @@ SHAPES = {"copies": copies, "long": long_function, "masks": one_address_masks,
           "blocks": cf_blocks}
 
 
-def measure(text: str, repeat: int) -> dict[str, float]:
+class CacheFlush:
+    """Evicts the CPU caches and the TLB: writes one byte per 64-byte line (alternately 1
+    and 2) of a buffer of ``mb`` MB, in C (a slice assignment).  ``count``: calls so far."""
+
+    def __init__(self, mb: int = 256):
+        self.buffer = bytearray(mb << 20)
+        lines = len(self.buffer) // 64
+        self.fills = (b"\x01" * lines, b"\x02" * lines)
+        self.count = 0
+
+    def __call__(self) -> None:
+        self.buffer[::64] = self.fills[self.count % 2]
+        self.count += 1
+
+
+def walk_ops(op) -> int:
+    """Visit every op under ``op`` once, doing nothing else; the number of ops."""
+    n, todo = 0, [op]
+    while todo:
+        for region in todo.pop().regions:
+            for block in region.blocks:
+                cur = block.first_op
+                while cur is not None:
+                    n += 1
+                    if cur.regions:
+                        todo.append(cur)
+                    cur = cur.next_op
+    return n
+
+
+def measure(text: str, repeat: int, flush: CacheFlush | None = None) -> dict[str, float]:
+    """The best of ``repeat`` runs, per phase (``read``, each pass, ``print``, ``total``,
+    ``walk``): with ``flush``, the caches evicted before each phase (``total`` the sum of the
+    phases); without, the phases as the pipeline runs them (``total`` the whole call)."""
     best: dict[str, float] = {}
     for _ in range(repeat):
+        kept = []
+
+        def between(_prev, module, nxt) -> None:
+            if nxt is None:
+                kept.append(module)  # (for the walk, after the pipeline)
+            if flush is not None:
+                flush()
+
         gc.collect()
+        if flush is not None:
+            flush()
         start = time.perf_counter()
-        result = run_pipeline(text, PASSES, "<scaling>", jobs=1)  # one process: the scaling of each phase
+        # one process (the scaling of each phase); the callback runs outside the phases' times
+        result = run_pipeline(text, PASSES, "<scaling>", jobs=1, callback=between)
         total = time.perf_counter() - start
         phases = dict(result.timings)
-        phases["total"] = total
+        phases["total"] = sum(phases.values()) if flush is not None else total
+        if flush is not None:
+            flush()
+        start = time.perf_counter()
+        walk_ops(kept[0].op)
+        phases["walk"] = time.perf_counter() - start
         for k, v in phases.items():
             best[k] = min(best.get(k, math.inf), v)
     return best
 
 
-def measure_triton(text: str, repeat: int) -> float | None:
+def measure_triton(text: str, repeat: int, flush: CacheFlush | None = None) -> float | None:
     """The best of ``repeat`` runs of Triton's parse + verify + print of ``text`` (each in a
-    new context, made outside the time); None where Triton is not installed."""
+    new context, made outside the time; with ``flush``, the caches evicted before each run);
+    None where Triton is not installed."""
     try:
         from triton._C.libtriton import ir
     except ImportError:
@@ -166,6 +229,8 @@ def measure_triton(text: str, repeat: int) -> float | None:
         for _ in range(repeat):
             ctx = triton_context()
             gc.collect()
+            if flush is not None:
+                flush()
             start = time.perf_counter()
             triton_round_trip(ir, str(path), ctx)
             best = min(best, time.perf_counter() - start)
@@ -187,6 +252,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-lines", type=int, default=3750)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--shape", choices=sorted(SHAPES), action="append")
+    ap.add_argument("--caches", choices=["both", "cold", "warm"], default="both",
+                    help="cold: the caches evicted before each phase (judged); warm: the "
+                         "phases as the pipeline runs them; both (default): cold judged")
+    ap.add_argument("--flush-mb", type=int, default=256,
+                    help="the buffer written to evict the caches (MB; default 256)")
     ap.add_argument("--out", help="write OUT.json and OUT.md")
     ap.add_argument("--no-triton", dest="triton", action="store_false",
                     help="leave out the reference row of Triton's own parse + verify + print")
@@ -195,38 +265,52 @@ def main(argv: list[str] | None = None) -> int:
     while n >= args.min_lines:
         sizes.insert(0, n)
         n //= 2
-    report: dict = {"sizes": sizes, "passes": PASSES, "shapes": {}}
-    md = ["| shape | phase | " + " | ".join(f"{s} lines" for s in sizes) + " | slope (last two) | slope (all) |",
-          "|---|---|" + "---|" * len(sizes) + "---|---|"]
-    worst = 0.0
+    modes = ["cold", "warm"] if args.caches == "both" else [args.caches]
+    judged_mode = modes[0]
+    flush = CacheFlush(args.flush_mb) if "cold" in modes else None
+    report: dict = {"sizes": sizes, "passes": PASSES, "judged": judged_mode, "shapes": {}}
+    md = ["| shape | caches | phase | " + " | ".join(f"{s} lines" for s in sizes)
+          + " | slope (last two) | slope (all) |",
+          "|---|---|---|" + "---|" * len(sizes) + "---|---|"]
+    worst = {mode: 0.0 for mode in modes}
+    measure(SHAPES["masks"](sizes[0]), 1)  # (a warm-up: the first run's lazy imports)
     for shape in args.shape or sorted(SHAPES):
-        rows: dict[str, list[float]] = {}
+        rows: dict[str, dict[str, list[float]]] = {mode: {} for mode in modes}
         lines = []
         for size in sizes:
             text = SHAPES[shape](size)
             lines.append(text.count("\n") + 1)
-            for phase, secs in measure(text, args.repeat).items():
-                rows.setdefault(phase, []).append(secs)
-            reference = measure_triton(text, args.repeat) if args.triton else None
-            if reference is not None:
-                rows.setdefault("triton", []).append(reference)
-            print(f"{shape} {lines[-1]} lines: {rows['total'][-1]:.2f} s", flush=True)
-        report["shapes"][shape] = {"lines": lines, "phases": {}}
-        for phase, times in rows.items():
-            last = math.log(times[-1] / max(times[-2], 1e-9)) / math.log(lines[-1] / lines[-2])
-            every = slope(lines, times)
-            judged = times[-1] >= 0.02 and phase != "triton"  # (the reference: reported)
-            if judged:
-                worst = max(worst, last, every)
-            report["shapes"][shape]["phases"][phase] = {
-                "seconds": times, "slope_last_two": last, "slope_all": every, "judged": judged,
-            }
-            cells = " | ".join(f"{t * 1000:.0f} ms" for t in times)
-            note = "" if judged else " (reference)" if phase == "triton" else " (not judged)"
-            md.append(f"| {shape} | {phase} | {cells} | {last:.2f} | {every:.2f}{note} |")
-    report["worst_slope"] = worst
+            for mode in modes:  # (the two protocols interleaved, size by size)
+                cache_flush = flush if mode == "cold" else None
+                for phase, secs in measure(text, args.repeat, cache_flush).items():
+                    rows[mode].setdefault(phase, []).append(secs)
+                reference = measure_triton(text, args.repeat, cache_flush) if args.triton else None
+                if reference is not None:
+                    rows[mode].setdefault("triton", []).append(reference)
+            print(f"{shape} {lines[-1]} lines: "
+                  + ", ".join(f"{mode} {rows[mode]['total'][-1]:.2f} s" for mode in modes), flush=True)
+        report["shapes"][shape] = {"lines": lines, "caches": {}}
+        for mode in modes:
+            phases = report["shapes"][shape]["caches"][mode] = {}
+            for phase, times in rows[mode].items():
+                last = math.log(times[-1] / max(times[-2], 1e-9)) / math.log(lines[-1] / lines[-2])
+                every = slope(lines, times)
+                reference = phase in ("triton", "walk")
+                big = times[-1] >= 0.02 and not reference
+                if big:
+                    worst[mode] = max(worst[mode], last, every)
+                phases[phase] = {"seconds": times, "slope_last_two": last, "slope_all": every,
+                                 "judged": big and mode == judged_mode}
+                cells = " | ".join(f"{t * 1000:.0f} ms" for t in times)
+                note = (" (reference)" if reference else " (under 20 ms: not judged)" if not big
+                        else "" if mode == judged_mode else " (not judged)")
+                md.append(f"| {shape} | {mode} | {phase} | {cells} | {last:.2f} | {every:.2f}{note} |")
+    report["worst_slope"] = worst[judged_mode]
+    report["worst_slope_per_caches"] = worst
+    summary = [f"worst judged slope ({judged_mode} caches): {worst[judged_mode]:.2f}"] + [
+        f"worst slope with {mode} caches (not judged): {worst[mode]:.2f}" for mode in modes[1:]]
     print("\n".join(md))
-    print(f"worst judged slope: {worst:.2f}")
+    print("\n".join(summary))
     if args.out:
         Path(args.out + ".json").write_text(json.dumps(report, indent=1) + "\n")
         Path(args.out + ".md").write_text(
@@ -235,8 +319,10 @@ def main(argv: list[str] | None = None) -> int:
             + (f" --min-lines {args.min_lines}" if args.min_lines != 3750 else "")
             + "".join(f" --shape {s}" for s in args.shape or ())
             + (f" --repeat {args.repeat}" if args.repeat != 2 else "")
+            + (f" --caches {args.caches}" if args.caches != "both" else "")
+            + (f" --flush-mb {args.flush_mb}" if args.flush_mb != 256 else "")
             + ("" if args.triton else " --no-triton")
-            + f" --out {args.out}`\n\n" + "\n".join(md) + f"\n\nworst judged slope: {worst:.2f}\n"
+            + f" --out {args.out}`\n\n" + "\n".join(md) + "\n\n" + "\n".join(summary) + "\n"
         )
     return 0
 

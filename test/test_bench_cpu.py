@@ -131,3 +131,45 @@ def test_parse_speed_times_both_sides_and_gives_triton_a_context_per_run(mode, t
         assert r["ttopt_ms"] > 0 and r["triton_ms"] > 0
         assert r["ratio"] == pytest.approx(r["ttopt_ms"] / r["triton_ms"])
     assert len(made) == (1 + 2 * len(rows) if mode == "fresh" else 1)
+
+
+def test_scaling_cold_caches_flush_before_every_phase_and_judge_only_cold(tmp_path, monkeypatch):
+    """bench.scaling on two small sizes of one shape, both protocols: with cold caches a flush
+    before the read, after each pass (xDSL's callback) and before the walk and Triton's
+    round trip, outside the times; only the cold rows are judged; the walk visits every op
+    once."""
+    import bench.scaling as scaling
+    from ttopt.ir.reader import read_module
+
+    flushes = []
+    real_call = scaling.CacheFlush.__call__
+
+    def counted(self):
+        flushes.append(1)
+        real_call(self)
+
+    monkeypatch.setattr(scaling.CacheFlush, "__call__", counted)
+    out = tmp_path / "scal"
+    argv = ["--max-lines", "400", "--min-lines", "200", "--shape", "masks", "--repeat", "1",
+            "--flush-mb", "1", "--out", str(out)]
+    assert scaling.main(argv) == 0
+    report = json.loads((out.parent / "scal.json").read_text())
+    assert report["judged"] == "cold" and report["sizes"] == [200, 400]
+    rows = report["shapes"]["masks"]["caches"]
+    phases = ["read", *scaling.PASSES, "print", "total", "walk", "triton"]
+    assert sorted(rows) == ["cold", "warm"] and all(sorted(r) == sorted(phases) for r in rows.values())
+    for name, row in rows["cold"].items():  # every phase at 20 ms or more, and only those, judged
+        assert row["judged"] == (row["seconds"][-1] >= 0.02 and name not in ("walk", "triton"))
+    assert not any(row["judged"] for row in rows["warm"].values())
+    cold = rows["cold"]
+    for i in range(2):  # cold total: the sum of its phases
+        assert cold["total"]["seconds"][i] == pytest.approx(
+            sum(cold[p]["seconds"][i] for p in ["read", *scaling.PASSES, "print"]))
+    # per cold run: before the read, xDSL's 4 callbacks (1 + passes), before the walk, Triton
+    per_run = 1 + (1 + len(scaling.PASSES)) + 1 + 1
+    assert len(flushes) == 2 * per_run
+    module = read_module(scaling.one_address_masks(200), "<t>")
+    assert scaling.walk_ops(module.op) == sum(1 for _ in module.op.walk()) - 1
+    flush = scaling.CacheFlush(1)
+    flush()
+    assert flush.buffer[::64] == b"\x01" * (len(flush.buffer) // 64) and flush.buffer[1] == 0
