@@ -136,8 +136,8 @@ def test_parse_speed_times_both_sides_and_gives_triton_a_context_per_run(mode, t
 def test_scaling_cold_caches_flush_before_every_phase_and_judge_only_cold(tmp_path, monkeypatch):
     """bench.scaling on two small sizes of one shape, both protocols: with cold caches a flush
     before the read, after each pass (xDSL's callback) and before the walk and Triton's
-    round trip, outside the times; only the cold rows are judged; the walk visits every op
-    once."""
+    round trip, outside the times; only the cold rows are judged, by their least-squares
+    slope; the walk visits every op once."""
     import bench.scaling as scaling
     from ttopt.ir.reader import read_module
 
@@ -161,6 +161,9 @@ def test_scaling_cold_caches_flush_before_every_phase_and_judge_only_cold(tmp_pa
     for name, row in rows["cold"].items():  # every phase at 20 ms or more, and only those, judged
         assert row["judged"] == (row["seconds"][-1] >= 0.02 and name not in ("walk", "triton"))
     assert not any(row["judged"] for row in rows["warm"].values())
+    # the judged figure: the least-squares slope of the cold rows (the last doubling: reported)
+    assert report["worst_slope"] == max(
+        (row["slope_all"] for row in rows["cold"].values() if row["judged"]), default=0.0)
     cold = rows["cold"]
     for i in range(2):  # cold total: the sum of its phases
         assert cold["total"]["seconds"][i] == pytest.approx(
