@@ -43,21 +43,38 @@ for _ in range(int(sys.argv[3])):
 '''
 
 
-def valgrind_instructions(code: str, args: list[str], tree: pathlib.Path) -> int:
-    """Instructions of ``python -c code args...`` (in ``tree``, its ttopt on ``PYTHONPATH``,
-    ``PYTHONHASHSEED`` 0) under ``valgrind --tool=cachegrind --cache-sim=no``."""
+def valgrind_counts(code: str, args: list[str], tree: pathlib.Path,
+                    last_level: int | None = None) -> dict[str, int]:
+    """Counts of ``python -c code args...`` (in ``tree``, its ttopt on ``PYTHONPATH``,
+    ``PYTHONHASHSEED`` 0) under valgrind's cachegrind: ``instructions``; with ``last_level``
+    (bytes), also ``d1_misses`` and ``ll_misses`` (data misses of the first-level cache and of
+    a simulated last-level cache of that size, 16-way, 64-byte lines)."""
+    sim = ["--cache-sim=no"] if last_level is None else [
+        "--cache-sim=yes", f"--LL={last_level},16,64"]
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cachegrind.out")
         proc = subprocess.run(
-            ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}",
+            ["valgrind", "--tool=cachegrind", *sim, f"--cachegrind-out-file={out}",
              sys.executable, "-c", code, *args],
             capture_output=True, text=True, cwd=tree,
             env={**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"},
         )
-    m = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
-    if proc.returncode != 0 or m is None:
-        raise RuntimeError(proc.stderr[-2000:])
-    return int(m.group(1).replace(",", ""))
+    wanted = {"instructions": r"I\s+refs:\s+([\d,]+)"}
+    if last_level is not None:
+        wanted |= {"d1_misses": r"D1\s+misses:\s+([\d,]+)", "ll_misses": r"LLd\s+misses:\s+([\d,]+)"}
+    counts = {}
+    for key, pattern in wanted.items():
+        m = re.search(pattern, proc.stderr)
+        if proc.returncode != 0 or m is None:
+            raise RuntimeError(proc.stderr[-2000:])
+        counts[key] = int(m.group(1).replace(",", ""))
+    return counts
+
+
+def valgrind_instructions(code: str, args: list[str], tree: pathlib.Path) -> int:
+    """Instructions of ``python -c code args...`` (:func:`valgrind_counts`, no cache
+    simulation)."""
+    return valgrind_counts(code, args, tree)["instructions"]
 
 
 def count(tree: pathlib.Path, every: int, loops: int, extra: tuple[str, ...] = ()) -> int:

@@ -3,12 +3,16 @@ phase whose time grows faster than its input does more work per op, or the same 
 (a module that outgrows the CPU caches).
 
     python -m bench.pass_instructions [--shape masks] [--pass div-chain] [--lines 7500 60000]
+                                      [--times 10] [--cache-sim MB]
 
 For each size, the shape's module is read, then the pass applied 0 and ``--times`` times, each
 process under ``valgrind --tool=cachegrind --cache-sim=no`` (``PYTHONHASHSEED`` fixed); the
 difference over ``--times`` is one application's instructions.  As in ttopt's pipeline, the
 garbage collector is off; the pass is first applied to a 200-line module of the same shape in
-both processes, so that its lazy imports stay out of the difference.  Needs valgrind.
+both processes, so that its lazy imports stay out of the difference.  With ``--cache-sim MB``,
+also the data misses per line of the first-level cache and of a simulated last-level cache
+of that size: whether a phase's time per line grows because the module outgrows the cache
+while its work per line does not.  Needs valgrind.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import math
 import pathlib
 import sys
 
-from bench.instructions import valgrind_instructions
+from bench.instructions import valgrind_counts
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -39,8 +43,8 @@ for _ in range(times):
 '''
 
 
-def count(shape: str, lines: int, name: str, times: int) -> int:
-    return valgrind_instructions(_RUN, [shape, str(lines), name, str(times)], ROOT)
+def count(shape: str, lines: int, name: str, times: int, last_level: int | None = None) -> dict[str, int]:
+    return valgrind_counts(_RUN, [shape, str(lines), name, str(times)], ROOT, last_level)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,18 +53,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pass", dest="name", default="div-chain")
     ap.add_argument("--lines", type=int, nargs="+", default=[7500, 60000])
     ap.add_argument("--times", type=int, default=10)
+    ap.add_argument("--cache-sim", type=int, metavar="MB", default=None,
+                    help="also count data misses of a simulated last-level cache of MB MB "
+                         "(this machine's L3: 32) and of the first level")
     args = ap.parse_args(argv)
+    last_level = None if args.cache_sim is None else args.cache_sim << 20
     per = []
     for lines in args.lines:
-        one = (count(args.shape, lines, args.name, args.times)
-               - count(args.shape, lines, args.name, 0)) / args.times
+        after = count(args.shape, lines, args.name, args.times, last_level)
+        before = count(args.shape, lines, args.name, 0, last_level)
+        one = {k: (after[k] - before[k]) / args.times for k in after}
         per.append((lines, one))
-        print(f"{args.shape}, {lines} lines: {args.name} {one / 1e6:,.2f} M instructions "
-              f"({one / lines:,.0f} a line)", flush=True)
+        print(f"{args.shape}, {lines} lines: {args.name} {one['instructions'] / 1e6:,.2f} M instructions "
+              f"({one['instructions'] / lines:,.0f} a line)"
+              + ("" if last_level is None else
+                 f"; data misses a line: first level {one['d1_misses'] / lines:,.1f}, "
+                 f"last level ({args.cache_sim} MB) {one['ll_misses'] / lines:,.1f}"), flush=True)
     (a, x), (b, y) = per[0], per[-1]
-    if len(per) > 1 and x > 0:
-        print(f"log-log slope of the instructions, {a} to {b} lines: "
-              f"{math.log(y / x) / math.log(b / a):.2f}")
+    if len(per) > 1:
+        for key, what in (("instructions", "instructions"), ("ll_misses", "last-level misses")):
+            if key in x and x[key] > 0 and y[key] > 0:
+                print(f"log-log slope of the {what}, {a} to {b} lines: "
+                      f"{math.log(y[key] / x[key]) / math.log(b / a):.2f}")
     return 0
 
 
