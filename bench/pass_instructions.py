@@ -6,10 +6,11 @@ phase whose time grows faster than its input does more work per op, or the same 
                                       [--times 10] [--cache-sim MB]
 
 For each size, the shape's module is read, then the pass applied 0 and ``--times`` times, each
-process under ``valgrind --tool=cachegrind --cache-sim=no`` (``PYTHONHASHSEED`` fixed); the
-difference over ``--times`` is one application's instructions.  As in ttopt's pipeline, the
-garbage collector is off; the pass is first applied to a 200-line module of the same shape in
-both processes, so that its lazy imports stay out of the difference.  With ``--cache-sim MB``,
+process under ``valgrind --tool=cachegrind`` (``--cache-sim=no`` unless ``--cache-sim``;
+``PYTHONHASHSEED`` fixed); the difference over ``--times`` is one application's
+instructions.  As in ttopt's pipeline, the garbage collector is off; the pass is first
+applied to a 200-line module of the same shape in both processes, so that its lazy imports
+stay out of the difference.  With ``--cache-sim MB``,
 also the data misses per line of the first-level cache and of a simulated last-level cache
 of that size: whether a phase's time per line grows because the module outgrows the cache
 while its work per line does not.  Needs valgrind.
@@ -55,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--times", type=int, default=10)
     ap.add_argument("--cache-sim", type=int, metavar="MB", default=None,
                     help="also count data misses of a simulated last-level cache of MB MB "
-                         "(this machine's L3: 32) and of the first level")
+                         "(this machine's L3: 32; valgrind wants MB * 2**20 / (16 * 64) sets, "
+                         "a power of two) and of the first level")
     args = ap.parse_args(argv)
     last_level = None if args.cache_sim is None else args.cache_sim << 20
     per = []
@@ -70,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
                  f"; data misses a line: first level {one['d1_misses'] / lines:,.1f}, "
                  f"last level ({args.cache_sim} MB) {one['ll_misses'] / lines:,.1f}"), flush=True)
     (a, x), (b, y) = per[0], per[-1]
-    if len(per) > 1:
+    if len(per) > 1 and b != a:
         for key, what in (("instructions", "instructions"), ("ll_misses", "last-level misses")):
             if key in x and x[key] > 0 and y[key] > 0:
                 print(f"log-log slope of the {what}, {a} to {b} lines: "

@@ -181,7 +181,9 @@ def walk_ops(op) -> int:
 def measure(text: str, repeat: int, flush: CacheFlush | None = None) -> dict[str, float]:
     """The best of ``repeat`` runs, per phase (``read``, each pass, ``print``, ``total``,
     ``walk``): with ``flush``, the caches evicted before each phase (``total`` the sum of the
-    phases); without, the phases as the pipeline runs them (``total`` the whole call)."""
+    phases); without, the phases as the pipeline runs them (``total`` the whole call).  Each
+    figure is its own best, so a cold ``total`` (the best run's sum) may exceed the sum of the
+    phases' bests."""
     best: dict[str, float] = {}
     for _ in range(repeat):
         kept = []
@@ -240,6 +242,7 @@ def measure_triton(text: str, repeat: int, flush: CacheFlush | None = None) -> f
 
 
 def slope(xs: list[float], ys: list[float]) -> float:
+    """The least-squares slope of log(ys) against log(xs); nan where the xs are all equal."""
     lx, ly = [math.log(x) for x in xs], [math.log(max(y, 1e-9)) for y in ys]
     mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
     num = sum((a - mx) * (b - my) for a, b in zip(lx, ly))
@@ -262,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-triton", dest="triton", action="store_false",
                     help="leave out the reference row of Triton's own parse + verify + print")
     args = ap.parse_args(argv)
+    if not 1 <= args.min_lines <= args.max_lines:
+        ap.error("need 1 <= --min-lines <= --max-lines")
     sizes, n = [], args.max_lines
     while n >= args.min_lines:
         sizes.insert(0, n)
@@ -294,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         for mode in modes:
             phases = report["shapes"][shape]["caches"][mode] = {}
             for phase, times in rows[mode].items():
-                last = math.log(times[-1] / max(times[-2], 1e-9)) / math.log(lines[-1] / lines[-2])
+                last = slope(lines[-2:], times[-2:]) if len(times) > 1 else float("nan")
                 every = slope(lines, times)
                 reference = phase in ("triton", "walk")
                 big = times[-1] >= 0.02 and not reference
