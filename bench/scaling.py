@@ -26,9 +26,10 @@ under 20 ms at the largest size are reported but not judged (timer noise).
 
 * ``cold``, the protocol the slopes are judged on: before each phase (and before Triton's
   round trip) a write of one byte per cache line of a buffer of ``--flush-mb`` MB (256:
-  several times a last-level cache) evicts the CPU caches and the TLB, outside the time, so
-  that every size starts from the same state (Triton's ``do_bench`` clears the L2 cache
-  before each run for the same reason).  ``total`` is then the sum of the phases.
+  several times a last-level cache) evicts the CPU caches (and the TLB, where the buffer
+  has 4 KB pages), outside the time, so that every size starts from the same state
+  (Triton's ``do_bench`` clears the L2 cache before each run for the same reason).
+  ``total`` is then the sum of the phases.
 * ``warm``: the phases one after the other as the pipeline runs them, each in the caches
   the phase before left (``total``: the whole call).  A small module's phases then run from
   caches a large one outgrows, so a cheap phase's slope measures the caches as much as the
@@ -149,8 +150,9 @@ SHAPES = {"copies": copies, "long": long_function, "masks": one_address_masks,
 
 
 class CacheFlush:
-    """Evicts the CPU caches and the TLB: writes one byte per 64-byte line (alternately 1
-    and 2) of a buffer of ``mb`` MB, in C (a slice assignment).  ``count``: calls so far."""
+    """Evicts the CPU caches and, where the buffer has 4 KB pages, the TLB: writes one byte
+    per 64-byte line (alternately 1 and 2) of a buffer of ``mb`` MB, in C (a slice
+    assignment).  ``count``: calls so far."""
 
     def __init__(self, mb: int = 256):
         self.buffer = bytearray(mb << 20)
