@@ -10,10 +10,10 @@ process under ``valgrind --tool=cachegrind`` (``--cache-sim=no`` unless ``--cach
 ``PYTHONHASHSEED`` fixed); the difference over ``--times`` is one application's
 instructions.  As in ttopt's pipeline, the garbage collector is off; the pass is first
 applied to a 200-line module of the same shape in both processes, so that its lazy imports
-stay out of the difference.  With ``--cache-sim MB``,
-also the data misses per line of the first-level cache and of a simulated last-level cache
-of that size: whether a phase's time per line grows because the module outgrows the cache
-while its work per line does not.  Needs valgrind.
+stay out of the difference.  With ``--cache-sim MB``, also the data misses per line of the
+first-level cache and of a simulated last-level cache of that size: whether a phase's time
+per line grows because the module outgrows the cache while its work per line does not.
+Needs valgrind.
 """
 
 from __future__ import annotations
