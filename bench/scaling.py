@@ -166,7 +166,9 @@ class CacheFlush:
 
 
 def walk_ops(op) -> int:
-    """Visit every op under ``op`` once, doing nothing else; the number of ops."""
+    """Visit every op under ``op`` once, doing nothing else; the number of ops.  (The loop of
+    :func:`ttopt.passes.base.ops_of` without its class test and list: the floor it measures
+    is the walk alone.)"""
     n, todo = 0, [op]
     while todo:
         for region in todo.pop().regions:

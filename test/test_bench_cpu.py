@@ -163,12 +163,17 @@ def test_scaling_flushes_before_every_cold_phase_and_never_inside_one(tmp_path, 
         events.append("done")
         return result
 
+    def recorded(event, real):
+        def call(*args):
+            events.append(event)
+            return real(*args)
+
+        return call
+
     monkeypatch.setattr(scaling.CacheFlush, "__call__", flush)
     monkeypatch.setattr(scaling, "run_pipeline", run)
-    monkeypatch.setattr(scaling, "walk_ops", lambda op, real=scaling.walk_ops: (events.append("walk"), real(op))[1])
-    real_triton = scaling.measure_triton
-    monkeypatch.setattr(scaling, "measure_triton",
-                        lambda *a: (events.append("triton"), real_triton(*a))[1])
+    monkeypatch.setattr(scaling, "walk_ops", recorded("walk", scaling.walk_ops))
+    monkeypatch.setattr(scaling, "measure_triton", recorded("triton", scaling.measure_triton))
     out = tmp_path / "scal"
     argv = ["--max-lines", "400", "--min-lines", "200", "--shape", "masks", "--repeat", "1",
             "--flush-mb", "1", "--out", str(out)]
