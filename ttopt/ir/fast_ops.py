@@ -19,9 +19,13 @@ from functools import lru_cache, partial
 
 from xdsl.dialects.builtin import (
     UNKNOWN_LOC,
+    AnyFloat,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    TensorType,
     i1,
     i64,
 )
@@ -492,8 +496,6 @@ def _segments(n: int):
 def splat_attr(t, literal: str):
     """``dense<literal> : t`` with every element equal (the reader's rules: hex is bits).
     Memoised: attributes are immutable values, so equal constants may share one."""
-    from xdsl.dialects.builtin import AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, TensorType
-
     if not isinstance(t, TensorType):
         return None
     elem = t.element_type
