@@ -283,8 +283,7 @@ def test_splat_scalars_equal_xdsls():
                           (top | payload | 1 << (bits - 1)).to_bytes(size, "little")]
         return fixed
 
-    fast_kinds = [IntegerType(w) for w in (1, 8, 16, 32, 64)]
-    fast_kinds += [IntegerType(w, s) for w in (8, 32, 64) for s in (Signedness.SIGNED, Signedness.UNSIGNED)]
+    fast_kinds = [IntegerType(w, s) for w in (1, 8, 16, 32, 64) for s in Signedness]
     fast_kinds += [Float16Type(), Float32Type(), Float64Type()]
     slow_kinds = [BFloat16Type(), IntegerType(24), IndexType(), Float8E4M3FNType()]
     compared = refused = 0
@@ -306,7 +305,14 @@ def test_splat_scalars_equal_xdsls():
             fast = vn._first_element(elem, one)
             assert (fast is not None) == (elem in fast_kinds), (elem, one)  # (the fast path taken)
             compared += 1
-    assert compared > 200 and refused > 0
+    assert compared > 300 and refused > 0
+    for elem in (IntegerType(32), Float32Type()):  # (bytes of another length than an element's)
+        attr = DenseIntOrFPElementsAttr(TensorType(elem, [1]), BytesAttr(b"\0" * 5))
+        assert vn._first_element(elem, b"\0" * 5) is None
+        with pytest.raises(ValueError):
+            next(iter(attr.iter_attrs()))
+        with pytest.raises(ValueError):
+            vn._splat_scalar(attr)
 
 
 @pytest.mark.parametrize("literal,typ,outcome", [

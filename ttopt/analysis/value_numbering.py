@@ -12,7 +12,8 @@ Two SSA values get the same number when
   function of its operands and attributes; or
 * they are constants of the same type and bits: ``arith.constant`` (a ``dense<..>`` splat
   and a ``tt.splat`` of a scalar ``arith.constant`` with the same bits are one number;
-  floats compare by their bits: ``0.0`` and ``-0.0`` differ, as do NaN payloads); or
+  floats compare by their bits: ``0.0`` and ``-0.0`` differ, as do NaN payloads, and a
+  scalar NaN constant equals no other: :func:`constant_key`); or
 * a commutative *integer* op (``addi muli andi ori xori`` and integer ``max``/``min``) has
   its two operands the other way round.  Integer ops only: a float op with two NaN operands
   may return either payload, so ``a + b`` and ``b + a`` are not bit-identical everywhere; or
@@ -130,7 +131,10 @@ def _first_element(elem: Attribute, one: bytes) -> Attribute | None:
         width = elem.width.data
         if width not in _FAST_WIDTHS:
             return None
-        value = struct.unpack(elem.format, one)[0]
+        fmt = elem.format
+        if len(one) != struct.calcsize(fmt):  # (bytes of another length: xDSL's error)
+            return None
+        value = struct.unpack(fmt, one)[0]
         if width == 1:  # (wider: a value of the type's own format is already normalized)
             value = elem.normalized_value(value)
             if value is None:
@@ -139,7 +143,10 @@ def _first_element(elem: Attribute, one: bytes) -> Attribute | None:
     if cls in _FAST_FLOATS:
         # (FloatAttr rounds the value through its type's format: a value unpacked from that
         # format comes back the same, NaN payloads included, as the test checks)
-        value = struct.unpack(elem.format, one)[0]
+        fmt = elem.format
+        if len(one) != struct.calcsize(fmt):
+            return None
+        value = struct.unpack(fmt, one)[0]
         return unchecked(FloatAttr, unchecked_data(FloatData, value), elem)
     return None
 
@@ -150,9 +157,24 @@ _FAST_FLOATS = frozenset({Float16Type, Float32Type, Float64Type})  # (struct's f
 
 def constant_key(value_attr: Attribute, typ: Attribute):
     """The key of a constant of type ``typ`` with value ``value_attr`` (scalar attribute, or
-    ``dense<..>``): a splat is keyed by its element."""
+    ``dense<..>``): a splat is keyed by its element.  None: a scalar NaN, equal to no other
+    constant.  A ``FloatAttr`` holds a Python float, in which an f16 NaN's payload and an
+    f32 NaN's signalling bit do not survive (``0x7F800001`` and ``0x7FC00001`` read as one
+    value): so a NaN splat is keyed by its ``dense`` bytes, which are exact, and a scalar NaN
+    by nothing."""
     scalar = splat_scalar(value_attr)
+    if scalar is not None and _is_nan(scalar):
+        scalar = None  # (the dense attribute itself: its bytes)
+    elif scalar is None and _is_nan(value_attr):
+        return None
     return ("const", typ, scalar if scalar is not None else value_attr)
+
+
+def _is_nan(attr: Attribute) -> bool:
+    if not isinstance(attr, FloatAttr):
+        return False
+    value = attr.value.data
+    return value != value
 
 
 def constant_attr(value: SSAValue) -> Attribute | None:
@@ -233,7 +255,11 @@ class ValueNumbering:
     def constant_number(self, value_attr: Attribute, typ: Attribute) -> int:
         """The number an ``arith.constant`` of type ``typ`` and value ``value_attr`` has (or
         would have: no op needs to exist)."""
-        return self._intern(self._const_key(value_attr, typ))
+        key = self._const_key(value_attr, typ)
+        if key is None:  # (a scalar NaN: a number no other value has)
+            self._count += 1
+            return -self._count
+        return self._intern(key)
 
     def attribute(self, attr: Attribute) -> int:
         """A small int per attribute value: one int for equal attributes, different ints
@@ -281,7 +307,10 @@ class ValueNumbering:
         return n
 
     def _const_key(self, value_attr: Attribute, typ: Attribute):
-        _, t, v = constant_key(value_attr, typ)
+        key = constant_key(value_attr, typ)
+        if key is None:
+            return None
+        _, t, v = key
         return ("const", self._attr(t), self._attr(v))
 
     def _key(self, op: Operation, index: int):
@@ -345,6 +374,9 @@ class ValueNumbering:
                 key = self._key(op, value.index)
                 hash(key)
             except TypeError:  # an attribute that cannot be hashed: no equal values
+                self._fresh(value)
+                continue
+            if key is None:  # (a scalar NaN constant: no equal values)
                 self._fresh(value)
                 continue
             num[value] = self._intern(key)
