@@ -141,8 +141,8 @@ def _first_element(elem: Attribute, one: bytes) -> Attribute | None:
                 return None
         return unchecked(IntegerAttr, unchecked_data(IntAttr, value), elem)
     if cls in _FAST_FLOATS:
-        # (FloatAttr rounds the value through its type's format: a value unpacked from that
-        # format comes back the same, NaN payloads included, as the test checks)
+        # (FloatAttr rounds the value through its type's format: for a value unpacked from
+        # that format this changes nothing, as the test checks against xDSL's)
         fmt = elem.format
         if len(one) != struct.calcsize(fmt):
             return None
