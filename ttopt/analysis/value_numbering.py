@@ -126,29 +126,22 @@ def _first_element(elem: Attribute, one: bytes) -> Attribute | None:
     ``i1``'s value normalized) without their checks (:func:`unchecked`): 2 us instead of 8
     per distinct constant (``test_fast_attrs.test_splat_scalars_equal_xdsls`` compares the
     two).  None: any other element type, or an ``i1`` out of range, left to xDSL."""
-    cls = type(elem)
-    if cls is IntegerType:
-        width = elem.width.data
-        if width not in _FAST_WIDTHS:
-            return None
-        fmt = elem.format
-        if len(one) != struct.calcsize(fmt):  # (bytes of another length: xDSL's error)
-            return None
-        value = struct.unpack(fmt, one)[0]
-        if width == 1:  # (wider: a value of the type's own format is already normalized)
-            value = elem.normalized_value(value)
-            if value is None:
-                return None
-        return unchecked(IntegerAttr, unchecked_data(IntAttr, value), elem)
-    if cls in _FAST_FLOATS:
+    is_int = type(elem) is IntegerType
+    if not (elem.width.data in _FAST_WIDTHS if is_int else type(elem) in _FAST_FLOATS):
+        return None
+    fmt = elem.format
+    if len(one) != struct.calcsize(fmt):  # (bytes of another length: xDSL's error)
+        return None
+    value = struct.unpack(fmt, one)[0]
+    if not is_int:
         # (FloatAttr rounds the value through its type's format: for a value unpacked from
         # that format this changes nothing, as the test checks against xDSL's)
-        fmt = elem.format
-        if len(one) != struct.calcsize(fmt):
-            return None
-        value = struct.unpack(fmt, one)[0]
         return unchecked(FloatAttr, unchecked_data(FloatData, value), elem)
-    return None
+    if elem.width.data == 1:  # (wider: a value of the type's own format is already normalized)
+        value = elem.normalized_value(value)
+        if value is None:
+            return None
+    return unchecked(IntegerAttr, unchecked_data(IntAttr, value), elem)
 
 
 _FAST_WIDTHS = frozenset({1, 8, 16, 32, 64})
@@ -256,10 +249,7 @@ class ValueNumbering:
         """The number an ``arith.constant`` of type ``typ`` and value ``value_attr`` has (or
         would have: no op needs to exist)."""
         key = self._const_key(value_attr, typ)
-        if key is None:  # (a scalar NaN: a number no other value has)
-            self._count += 1
-            return -self._count
-        return self._intern(key)
+        return self._unique() if key is None else self._intern(key)  # (None: a scalar NaN)
 
     def attribute(self, attr: Attribute) -> int:
         """A small int per attribute value: one int for equal attributes, different ints
@@ -284,10 +274,13 @@ class ValueNumbering:
         return True
 
     # ------------------------------------------------------------------ internals
-    def _fresh(self, value: SSAValue) -> int:
+    def _unique(self) -> int:
         self._count += 1
-        self._num[value] = -self._count  # negative: unique, never equal to a key's number
-        return self._num[value]
+        return -self._count  # negative: unique, never equal to a key's number
+
+    def _fresh(self, value: SSAValue) -> int:
+        n = self._num[value] = self._unique()
+        return n
 
     def _intern(self, key) -> int:
         n = self._table.get(key)
